@@ -1,0 +1,226 @@
+"""A game in progress: the board, its history with take back and redo, the clocks and the result.
+
+Passes are recorded in the history as Move(PASS, ...) but left out of
+transcripts, as RULES.md says; loading a transcript puts them back.
+"""
+
+from othello.board import PASS, Board, IllegalMoveError
+from othello.compat import ticks_diff, ticks_ms
+from othello.notation import NotationError, format_transcript, split_transcript
+from othello.scoring import time_loss_result
+from othello.variant import BLACK, WHITE
+
+
+class Clock:
+    """Each player's remaining time, in milliseconds.
+
+    Only the side to move's clock runs. A player's time is charged when they
+    have placed their disc and flipped (or passed); RULES.md: a player stops
+    their clock only after placing the disc and flipping.
+    """
+
+    def __init__(self, limit_ms, now):
+        self.limit_ms = limit_ms
+        self.remaining = [limit_ms, limit_ms]
+        self.running = None
+        self.since = now
+
+    def start(self, colour, now):
+        self.running = colour
+        self.since = now
+
+    def switch(self, now):
+        """Charge the running player and start the other's clock."""
+        if self.running is None:
+            return
+        self.remaining[self.running] -= ticks_diff(now, self.since)
+        self.running = 1 - self.running
+        self.since = now
+
+    def stop(self, now):
+        if self.running is not None:
+            self.remaining[self.running] -= ticks_diff(now, self.since)
+        self.running = None
+        self.since = now
+
+    def left_ms(self, colour, now):
+        left = self.remaining[colour]
+        if colour == self.running:
+            left -= ticks_diff(now, self.since)
+        return left
+
+    def flagged(self, now):
+        """The colour whose time has run out, or None."""
+        if self.running is not None and self.left_ms(self.running, now) <= 0:
+            return self.running
+        return None
+
+    def to_dict(self):
+        return {"limit_ms": self.limit_ms, "remaining": list(self.remaining)}
+
+
+class Game:
+    """The rules over time. `now` is a millisecond tick function (tests pass a fake one)."""
+
+    def __init__(self, variant=None, clock_ms=None, now=ticks_ms):
+        self.board = Board(variant)
+        self.variant = self.board.variant
+        self.now = now
+        self.history = []  # Move objects, oldest first
+        self.future = []  # squares (or PASS) that redo replays, next first
+        self.clock = None
+        self.time_loss = None
+        if clock_ms:
+            self.clock = Clock(clock_ms, now())
+            self.clock.start(self.board.turn, now())
+
+    # ----- playing --------------------------------------------------------
+
+    def _check_running(self):
+        if self.is_over():
+            raise IllegalMoveError("the game is over")
+
+    def play(self, square):
+        """Play a square (number or name) for the side to move; raises IllegalMoveError, changing nothing."""
+        self._check_running()
+        move = self.board.play(square)
+        self._after(move)
+        self.future = []
+        return move
+
+    def pass_turn(self):
+        self._check_running()
+        move = self.board.pass_turn()
+        self._after(move)
+        self.future = []
+        return move
+
+    def _after(self, move):
+        self.history.append(move)
+        if self.clock is not None:
+            now = self.now()
+            self.clock.switch(now)
+            if self.board.is_game_over():
+                self.clock.stop(now)
+
+    def take_back(self):
+        """Undo the last ply (a move or a pass); returns it, or None at the start."""
+        if not self.history or self.time_loss is not None:
+            return None
+        move = self.history.pop()
+        self.board.undo(move)
+        self.future.insert(0, move.square)
+        if self.clock is not None:
+            self.clock.start(self.board.turn, self.now())
+        return move
+
+    def redo(self):
+        """Replay the ply that take_back removed; returns it, or None if there is none."""
+        if not self.future or self.is_over():
+            return None
+        square = self.future.pop(0)
+        move = self.board.pass_turn() if square == PASS else self.board.play(square)
+        self._after(move)
+        return move
+
+    # ----- the clock ------------------------------------------------------
+
+    def check_time(self):
+        """Ends the game if the running clock has reached zero; returns the loser or None."""
+        if self.clock is None or self.time_loss is not None or self.board.is_game_over():
+            return None
+        loser = self.clock.flagged(self.now())
+        if loser is not None:
+            self.clock.stop(self.now())
+            b = self.board
+            self.time_loss = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
+        return loser
+
+    # ----- state ----------------------------------------------------------
+
+    @property
+    def turn(self):
+        return self.board.turn
+
+    def is_over(self):
+        return self.time_loss is not None or self.board.is_game_over()
+
+    def result(self):
+        if self.time_loss is not None:
+            return self.time_loss
+        return self.board.result()
+
+    def last_move(self):
+        for move in reversed(self.history):
+            if move.square != PASS:
+                return move
+        return None
+
+    def moves_played(self):
+        """The squares played so far, passes left out."""
+        return [m.square for m in self.history if m.square != PASS]
+
+    def transcript(self):
+        return format_transcript(self.moves_played(), self.board.size)
+
+    def play_transcript(self, text):
+        """Play a transcript from the current position, passing where the rules force it.
+
+        A bad transcript raises NotationError (or IllegalMoveError) naming the move,
+        and leaves the game as it was.
+        """
+        squares = split_transcript(text, self.board.size)
+        if squares:
+            self._check_running()
+        trial = self.board.copy()
+        moves = []
+        for index, square in enumerate(squares):
+            if trial.must_pass():
+                moves.append(trial.pass_turn())
+            reason = trial.why_illegal(square)
+            if reason is not None:
+                raise IllegalMoveError("move %d: %s" % (index + 1, reason))
+            moves.append(trial.play(square))
+        for move in moves:
+            replayed = self.board.pass_turn() if move.square == PASS else self.board.play(move.square)
+            self._after(replayed)
+        self.future = []
+
+    def to_dict(self):
+        """What a save file needs to restore this game exactly."""
+        data = {
+            "variant": self.variant.to_dict(),
+            "moves": [m.square for m in self.history],
+            "future": list(self.future),
+        }
+        if self.clock is not None:
+            data["clock"] = self.clock.to_dict()
+            data["clock"]["running"] = self.clock.running
+        return data
+
+    @classmethod
+    def from_dict(cls, data, now=ticks_ms):
+        """Inverse of to_dict; any inconsistency raises ValueError and builds nothing."""
+        from othello.variant import Variant
+
+        try:
+            variant = Variant.from_dict(data["variant"])
+            clock = data.get("clock")
+            game = cls(variant, clock["limit_ms"] if clock else None, now)
+            for square in data["moves"]:
+                if square == PASS:
+                    game.pass_turn()
+                else:
+                    game.play(square)
+            game.future = [int(s) for s in data.get("future", [])]
+            if clock:
+                game.clock.remaining = [int(clock["remaining"][BLACK]), int(clock["remaining"][WHITE])]
+                if game.board.is_game_over():
+                    game.clock.stop(now())
+                else:
+                    game.clock.start(game.board.turn, now())
+        except (KeyError, TypeError, IndexError) as error:
+            raise ValueError("saved game is incomplete: %r" % (error,))
+        except (IllegalMoveError, NotationError) as error:
+            raise ValueError("saved game does not replay: %s" % (error,))
+        return game

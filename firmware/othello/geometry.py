@@ -1,0 +1,172 @@
+"""The board as bits, and every bit trick the engine uses, explained once.
+
+Square numbering: on an n x n board the square in column c (a = 0) and row r
+(row 1 = 0, at the top) is bit r * n + c. On 8x8, a1 is bit 0, h1 bit 7,
+a8 bit 56 and h8 bit 63, as in ../shared/RULES.md.
+
+A position is two integers: the discs of the player to move (`P`) and of the
+opponent (`O`). All functions here take and return such masks; they know
+nothing about colours, variants or whose turn it is.
+
+Directions. Shifting a mask left by 1 moves every disc one column east
+(towards h), by n one row south, by n + 1 south-east, by n - 1 south-west;
+shifting right moves the opposite way. A shift east can carry a disc off the
+h column onto the a column of the next row; it must not. So:
+- move generation only lets runs of opponent discs travel through the inner
+  columns (b..g on 8x8) for the six directions with an east-west part: a run
+  that starts next to the mover and contains only inner-column discs can never
+  wrap, and the square after it is then at most one column past the inner
+  ones, so it cannot wrap either;
+- flip walks mask each single step with the columns a step may land on.
+Left shifts can also run past the last square; masking with `full` drops them.
+"""
+
+from othello.compat import bit_index, popcount
+
+
+class Geometry:
+    """The bit masks and move functions of one board shape.
+
+    `blocked` marks squares where no disc may ever stand (the black-hole
+    variant): they are never empty, so no move lands there, and they are
+    never an opponent disc, so they break every line through them.
+
+    `moves(P, O)` is the mask of legal moves for the player with discs P,
+    `flips(P, O, square)` the mask of discs that a move on `square` turns
+    (0 when the move is illegal). Both are closures with their masks bound
+    as locals: they are the engine's innermost loop on CPython.
+    """
+
+    def __init__(self, size, blocked=0):
+        if size < 4 or size % 2:
+            raise ValueError("board size must be even and at least 4, not %r" % (size,))
+        n = size
+        self.size = n
+        self.squares = n * n
+        full = (1 << (n * n)) - 1
+        column_a = 0
+        for row in range(n):
+            column_a |= 1 << (row * n)
+        column_last = column_a << (n - 1)
+        not_a = full ^ column_a
+        not_last = full ^ column_last
+        inner = not_a & not_last
+
+        self.full = full
+        self.blocked = blocked
+        self.playable = full ^ blocked
+        half = n // 2
+        self.centre = (
+            (1 << ((half - 1) * n + half - 1))
+            | (1 << ((half - 1) * n + half))
+            | (1 << (half * n + half - 1))
+            | (1 << (half * n + half))
+        )
+        self.corners = 1 | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
+
+        # One entry per direction pair: (shift, run mask, step mask for a left
+        # shift, step mask for a right shift). The run mask is the part of O a
+        # run may use in move generation; the step masks are where a single
+        # step of a walk may land.
+        rays = (
+            (1, inner, not_a, not_last),  # east / west
+            (n, full, full, full),  # south / north
+            (n + 1, inner, not_a, not_last),  # south-east / north-west
+            (n - 1, inner, not_last, not_a),  # south-west / north-east
+        )
+        # A run of opponent discs is at most n - 2 long. The fill below covers
+        # runs of 1 and 2, then each doubling step two more.
+        doublings = tuple(range((n - 3) // 2))
+        playable = self.playable
+
+        def moves(P, O):
+            empty = playable & ~(P | O)
+            legal = 0
+            for shift, run, _, _ in rays:
+                o = O & run
+                shift2 = shift + shift
+                # towards higher square numbers
+                t = o & (P << shift)
+                t |= o & (t << shift)
+                pair = o & (o << shift)
+                for _ in doublings:
+                    t |= pair & (t << shift2)
+                legal |= t << shift
+                # towards lower square numbers
+                t = o & (P >> shift)
+                t |= o & (t >> shift)
+                pair = o & (o >> shift)
+                for _ in doublings:
+                    t |= pair & (t >> shift2)
+                legal |= t >> shift
+            return legal & empty
+
+        def flips(P, O, square):
+            placed = 1 << square
+            if (P | O | blocked) & placed:
+                return 0
+            turned = 0
+            for shift, _, step_up, step_down in rays:
+                x = (placed << shift) & step_up
+                run = 0
+                while x & O:
+                    run |= x
+                    x = (x << shift) & step_up
+                if x & P:
+                    turned |= run
+                x = (placed >> shift) & step_down
+                run = 0
+                while x & O:
+                    run |= x
+                    x = (x >> shift) & step_down
+                if x & P:
+                    turned |= run
+            return turned
+
+        self.moves = moves
+        self.flips = flips
+
+    def square(self, column, row):
+        return row * self.size + column
+
+    def column_row(self, square):
+        return square % self.size, square // self.size
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Geometry)
+            and self.size == other.size
+            and self.blocked == other.blocked
+        )
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "Geometry(%d, blocked=%#x)" % (self.size, self.blocked)
+
+
+def squares_of(mask):
+    """The square numbers set in `mask`, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(bit_index(low))
+        mask ^= low
+    return out
+
+
+def count(mask):
+    return popcount(mask)
+
+
+_GEOMETRIES = {}
+
+
+def geometry(size=8, blocked=0):
+    """The shared Geometry for a board shape (built once, then reused)."""
+    key = (size, blocked)
+    found = _GEOMETRIES.get(key)
+    if found is None:
+        found = _GEOMETRIES[key] = Geometry(size, blocked)
+    return found

