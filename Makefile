@@ -18,3 +18,27 @@ $(STAMP): host_tests/requirements.txt
 
 test: $(STAMP)
 	$(PY) -m pytest -q host_tests
+
+# ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto)
+BOARD ?=
+PORT ?=
+PICO ?= RPI_PICO
+# The venv's mpremote first on PATH, so deploy.py uses the pinned one.
+DEPLOY = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) tools/deploy.py
+
+.PHONY: firmware flash run repl bench-device
+
+firmware:
+	$(PYTHON) tools/fetch_firmware.py --board $(PICO)
+
+flash: $(STAMP)
+	$(DEPLOY) flash --board "$(BOARD)" --port "$(PORT)"
+
+run: $(STAMP)
+	$(DEPLOY) run --board "$(BOARD)" --port "$(PORT)"
+
+repl: $(STAMP)
+	$(DEPLOY) repl --port "$(PORT)"
+
+bench-device: $(STAMP)
+	$(DEPLOY) bench --port "$(PORT)"

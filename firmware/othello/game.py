@@ -60,11 +60,16 @@ class Clock:
 
 
 class Game:
-    """The rules over time. `now` is a millisecond tick function (tests pass a fake one)."""
+    """The rules over time. `now` is a millisecond tick function (tests pass a fake one).
 
-    def __init__(self, variant=None, clock_ms=None, now=ticks_ms):
-        self.board = Board(variant)
+    `start` is a position text to play from instead of the variant's start
+    (the handheld's set-up mode); the history then begins there.
+    """
+
+    def __init__(self, variant=None, clock_ms=None, now=ticks_ms, start=None):
+        self.board = Board(variant) if start is None else Board.from_position(start, variant)
         self.variant = self.board.variant
+        self.start = start
         self.now = now
         self.history = []  # Move objects, oldest first
         self.future = []  # squares (or PASS) that redo replays, next first
@@ -193,9 +198,13 @@ class Game:
             "moves": [m.square for m in self.history],
             "future": list(self.future),
         }
+        if self.start is not None:
+            data["start"] = self.start
         if self.clock is not None:
             data["clock"] = self.clock.to_dict()
             data["clock"]["running"] = self.clock.running
+        if self.time_loss is not None:
+            data["time_loss"] = 1 - self.time_loss.winner  # the colour whose clock ran out
         return data
 
     @classmethod
@@ -206,19 +215,36 @@ class Game:
         try:
             variant = Variant.from_dict(data["variant"])
             clock = data.get("clock")
-            game = cls(variant, clock["limit_ms"] if clock else None, now)
+            game = cls(variant, clock["limit_ms"] if clock else None, now, data.get("start"))
             for square in data["moves"]:
                 if square == PASS:
                     game.pass_turn()
                 else:
                     game.play(square)
-            game.future = [int(s) for s in data.get("future", [])]
+            future = list(data.get("future", []))
+            for square in future:
+                if not isinstance(square, int):
+                    raise ValueError("saved game has a bad redo square %r" % (square,))
+            trial = game.board.copy()
+            for square in future:  # redo must be able to replay them
+                if square == PASS:
+                    trial.pass_turn()
+                else:
+                    trial.play(square)
+            game.future = future
             if clock:
                 game.clock.remaining = [int(clock["remaining"][BLACK]), int(clock["remaining"][WHITE])]
                 if game.board.is_game_over():
                     game.clock.stop(now())
                 else:
                     game.clock.start(game.board.turn, now())
+            loser = data.get("time_loss")
+            if loser is not None:
+                if not clock or loser != game.board.turn or game.board.is_game_over():
+                    raise ValueError("saved game has a time loss that cannot have happened")
+                game.clock.stop(now())
+                b = game.board
+                game.time_loss = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
         except (KeyError, TypeError, IndexError) as error:
             raise ValueError("saved game is incomplete: %r" % (error,))
         except (IllegalMoveError, NotationError) as error:

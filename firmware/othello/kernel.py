@@ -18,6 +18,8 @@ device fast path with the same methods and results, and
 `othello.kernels.best_kernel()` picks one for the running interpreter.
 """
 
+from array import array
+
 from othello.compat import bit_index, popcount
 
 
@@ -33,6 +35,30 @@ class Kernel:
         self.move_list = bytearray(self.stride * (max_ply + 1))
         self._moves = geometry.moves
         self._flips = geometry.flips
+        # masks and tables for the evaluation methods below
+        n = geometry.size
+        self._n = n
+        self._se = n + 1  # shift to the south-east neighbour (north-west to the right)
+        self._ne = n - 1  # shift to the south-west neighbour (north-east to the right)
+        self._row_mask = (1 << n) - 1
+        self._bottom_shift = n * (n - 1)
+        column_a = 0
+        for row in range(n):
+            column_a |= 1 << (row * n)
+        self._column_a = column_a
+        self._not_column_a = geometry.full ^ column_a
+        self._not_last_column = geometry.full ^ (column_a << (n - 1))
+        self._column_folds = column_folds(n)
+        self._edge_code = edge_code_table(n)
+        last = n * n - 1
+        self._corner_x = (
+            (1, 1 << (n + 1)),
+            (1 << (n - 1), 1 << (2 * n - 2)),
+            (1 << (last - n + 1), 1 << (last - 2 * n + 2)),
+            (1 << last, 1 << (last - n - 1)),
+        )
+        self._words = (n * n + 31) // 32
+        self._edges = [0, 0, 0, 0]
 
     def set_root(self, player, opponent):
         self.players[0] = player
@@ -90,3 +116,177 @@ class Kernel:
 
     def empties(self, ply):
         return popcount(self.geometry.playable & ~(self.players[ply] | self.opponents[ply]))
+
+    # ----- what the computer player's evaluation and hash table read -------
+    #
+    # The player (firmware/player/) asks for these per node, so they take a
+    # ply and return small integers. The viper twin must give the same values.
+
+    def potential_mobility(self, ply):
+        """Empty squares next to an opponent disc: where the side to move may get moves later."""
+        return self._potential(self.players[ply], self.opponents[ply])
+
+    def opponent_potential_mobility(self, ply):
+        """Empty squares next to a disc of the side to move."""
+        return self._potential(self.opponents[ply], self.players[ply])
+
+    def _potential(self, player, opponent):
+        x = opponent
+        east = x & self._not_last_column  # discs that have a square to their east
+        west = x & self._not_column_a
+        around = (
+            (east << 1) | (west >> 1) | (x << self._n) | (x >> self._n)
+            | (east << self._se) | (east >> self._ne) | (west << self._ne) | (west >> self._se)
+        )
+        return popcount(around & self.geometry.playable & ~(player | opponent))
+
+    def x_squares(self, ply):
+        """The mover's discs on X-squares (diagonally next to a corner) whose corner is empty, minus the opponent's."""
+        player = self.players[ply]
+        opponent = self.opponents[ply]
+        empty = self.geometry.playable & ~(player | opponent)  # a black-hole corner cannot be taken
+        count = 0
+        for corner, x_square in self._corner_x:
+            if empty & corner:
+                if player & x_square:
+                    count += 1
+                elif opponent & x_square:
+                    count -= 1
+        return count
+
+    def edge_indices(self, ply, out):
+        """Write the four edges' pattern numbers into out[0..3]: top row, bottom row, left column, right column.
+
+        An edge's squares are read from its lower-numbered corner; a square
+        counts 0 empty, 1 the mover's, 2 the opponent's, times 3 to the power
+        of its place: a base-3 number below 3**8. On 10x10 only the four
+        squares at each end count (places 0-3 and 4-7), so the numbers keep
+        the range of the 8x8 board; on 6x6 they stay below 3**6.
+        """
+        player = self.players[ply]
+        opponent = self.opponents[ply]
+        code = self._edge_code
+        row = self._row_mask
+        bottom = self._bottom_shift
+        right = self._n - 1
+        out[0] = code[player & row] + 2 * code[opponent & row]
+        out[1] = code[player >> bottom] + 2 * code[opponent >> bottom]
+        out[2] = code[self._column(player)] + 2 * code[self._column(opponent)]
+        out[3] = code[self._column(player >> right)] + 2 * code[self._column(opponent >> right)]
+
+    def _column(self, x):
+        """Column a of `x` as a row-sized number (square a1 in bit 0), gathered by right shifts only."""
+        x &= self._column_a
+        for shift in self._column_folds:
+            x |= x >> shift
+        return x & self._row_mask
+
+    def hash(self, ply):
+        """A 30-bit hash of the position at `ply` (discs and who is to move): the table slot."""
+        return self._mix(ply, _HASH_MULTIPLIERS)
+
+    def lock(self, ply):
+        """A second, independent 30-bit hash that confirms a table entry belongs to this position."""
+        return self._mix(ply, _LOCK_MULTIPLIERS)
+
+    def _mix(self, ply, multipliers):
+        """Each 32-bit word of both masks is folded, multiplied (mod 2**32) by its own odd constant
+        and xored in; the sum is mixed once more. Every step works on 32-bit values, so the viper
+        twin can compute the same number."""
+        words = self._words
+        x = _fold_words(self.players[ply], multipliers, 0, words) ^ _fold_words(self.opponents[ply], multipliers, words, words)
+        x ^= x >> 15
+        x = (x * _FINAL_MULTIPLIER) & 0xFFFFFFFF
+        x ^= x >> 13
+        return x >> 2
+
+    def square_sum(self, ply, weights):
+        """Sum of weights[square] over the mover's discs minus the same over the opponent's."""
+        return self._square_sum(self.players[ply], weights) - self._square_sum(self.opponents[ply], weights)
+
+    def _square_sum(self, mask, weights):
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += weights[bit_index(low)]
+            mask ^= low
+        return total
+
+    def features(self, ply, out):
+        """Everything the player's evaluation reads, in one call (the viper twin makes it one fast one):
+
+            out[0] mobility               out[4] x_squares
+            out[1] opponent_mobility      out[5] discs - opponent_discs
+            out[2] potential_mobility     out[6] empties
+            out[3] opponent_potential_mobility
+            out[7..10] edge_indices
+        """
+        out[0] = self.mobility(ply)
+        out[1] = self.opponent_mobility(ply)
+        out[2] = self.potential_mobility(ply)
+        out[3] = self.opponent_potential_mobility(ply)
+        out[4] = self.x_squares(ply)
+        out[5] = self.discs(ply) - self.opponent_discs(ply)
+        out[6] = self.empties(ply)
+        self.edge_indices(ply, self._edges)
+        out[7] = self._edges[0]
+        out[8] = self._edges[1]
+        out[9] = self._edges[2]
+        out[10] = self._edges[3]
+
+
+FEATURE_COUNT = 11
+
+# Odd multipliers below 2**29, so that on MicroPython's unix port a 32-bit word
+# times one stays a small int; one per 32-bit word (4 words cover 10x10).
+_HASH_MULTIPLIERS = (0x1B873593, 0x0E6546B5, 0x1D2A3A1F, 0x0C2B2AE3, 0x127A3F35, 0x09E3779B, 0x17F4A7C1, 0x0A5A5A6B)
+_LOCK_MULTIPLIERS = (0x165667B1, 0x0D3A2647, 0x1B3A7F2D, 0x0C8A4E29, 0x1F3D5B79, 0x0B4F3C8F, 0x12E15E35, 0x1D1F2A43)
+_FINAL_MULTIPLIER = 0x1CC9E2D5
+
+
+def _fold_words(mask, multipliers, first, words):
+    x = 0
+    for i in range(first, first + words):
+        w = mask & 0xFFFFFFFF
+        w ^= w >> 16
+        x ^= (w * multipliers[i]) & 0xFFFFFFFF
+        mask >>= 32
+    return x
+
+
+_EDGE_CODES = {}
+
+
+def edge_code_table(size):
+    """Base-3 value of each set of squares of one edge (bit i = place i), for edge_indices."""
+    found = _EDGE_CODES.get(size)
+    if found is None:
+        found = array("H", [0] * (1 << size))
+        for bits in range(1 << size):
+            value = 0
+            weight = 1
+            for place in range(size):
+                if size == 10 and 4 <= place < 6:
+                    continue  # the middle of a 10-square edge is not read
+                if bits >> place & 1:
+                    value += weight
+                weight *= 3
+            found[bits] = value
+        _EDGE_CODES[size] = found
+    return found
+
+
+def column_folds(size):
+    """Right shifts that gather the bits of column a (squares 0, n, 2n, ...) into the lowest n bits.
+
+    A shift by k * (n - 1) moves the bit of row r + k next to the bits already
+    gathered for row r; k never exceeds what keeps the gathered run inside n
+    bits, so no bit lands where another row's bit belongs.
+    """
+    folds = []
+    gathered = 1
+    while gathered < size:
+        step = min(gathered, size - gathered)
+        folds.append(step * (size - 1))
+        gathered += step
+    return tuple(folds)

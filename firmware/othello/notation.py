@@ -98,23 +98,45 @@ def parse_position(text):
     return black, white, turn, size, hole
 
 
+def is_position_text(text):
+    """Whether `text` is meant as a position rather than a transcript.
+
+    Transcripts hold only column letters a-j, digits and whitespace, so any
+    disc or empty-square character (X O - . # *) makes it a position, as does
+    a first word of exactly 36, 64 or 100 characters followed by another word.
+    """
+    for char in text:
+        if char in "XxOo-.#*":
+            return True
+    words = text.split()
+    return len(words) == 2 and len(words[0]) in (36, 64, 100)
+
+
 def split_transcript(text, size=8):
-    """Square numbers of a transcript such as 'f5d6c3'; spaces are allowed between moves."""
-    compact = "".join(text.split()).lower()
+    """Square numbers of a transcript such as 'f5d6c3' (any case); whitespace between moves is allowed.
+
+    Errors name the move and the character's position in `text` (counting from 1).
+    """
     moves = []
     i = 0
-    while i < len(compact):
+    end = len(text)
+    while i < end:
+        if text[i].isspace():
+            i += 1
+            continue
         start = i
-        if compact[i] not in COLUMNS[:size]:
-            raise NotationError("move %d: %r at character %d is not a column letter" % (len(moves) + 1, compact[i], i + 1))
+        if text[i].lower() not in COLUMNS[:size]:
+            raise NotationError(
+                "move %d: %r at character %d is not a column letter (a to %s)" % (len(moves) + 1, text[i], i + 1, COLUMNS[size - 1])
+            )
         i += 1
-        if i < len(compact) and compact[i].isdigit():
+        if i < end and text[i].isdigit():
             i += 1
             # rows are one digit, but for row 10 of the 10x10 board
-            if size == 10 and compact[i - 1] == "1" and i < len(compact) and compact[i] == "0":
+            if size == 10 and text[i - 1] == "1" and i < end and text[i] == "0":
                 i += 1
         try:
-            moves.append(parse_square(compact[start:i], size))
+            moves.append(parse_square(text[start:i], size))
         except NotationError as error:
             raise NotationError("move %d at character %d: %s" % (len(moves) + 1, start + 1, error))
     return moves

@@ -9,6 +9,8 @@ import importlib
 
 COMMAND_MODULES = (
     "cli.engine",  # perft, show, bench
+    "cli.player",  # solve, analyse, match
+    "cli.hardware",  # check-config
 )
 
 

@@ -1,0 +1,402 @@
+"""Board configs: how a Pico is wired to its display, buttons and buzzer.
+
+A config is a JSON object (docs/HARDWARE.md has the wiring of every file in
+board_configs/):
+
+    {"name": "...", "description": "...", "notes": ["..."],
+     "display": {"controller": "ssd1306" | "sh1106", "width": 128, "height": 64,
+                 "rotation": 0 | 180, "addressing": "horizontal" | "page",
+                 "bus": "i2c", "i2c": {"sda": 4, "scl": 5, "freq": 400000, "address": "0x3C"},
+                 "reset": 9},
+     "buttons": {"a": {"pin": 20, "pull": "up", "active": "low"}, ...},
+     "buzzer": {"pin": 15}}
+
+or with "bus": "spi" and "spi": {"sck": 18, "mosi": 19, "cs": 17, "dc": 20,
+"baudrate": 10000000}. Optional: description, notes, rotation (0),
+addressing (horizontal on the SSD1306, page on the SH1106, which has no
+other), the bus id (derived from the pins), freq/baudrate, address (0x3C),
+display.reset, buzzer. Pins are GPIO numbers (or "GP5").
+
+Validation checks everything a wrong file could get wrong before any pin is
+touched (pin functions of the RP2040, pins used twice, a pull that makes a
+button unreadable) and reports every problem as "field: problem".
+"""
+
+import json
+
+BUTTON_NAMES = ("up", "down", "left", "right", "a", "b", "menu")
+DIRECTIONS = ("up", "down", "left", "right")
+CONTROLLERS = ("ssd1306", "sh1106")
+PULLS = ("up", "down", "none")
+LEVELS = ("low", "high")
+I2C_ADDRESSES = (0x3C, 0x3D)
+PANEL_WIDTH = 128
+PANEL_HEIGHT = 64
+# The fastest serial clock each controller's datasheet allows on SPI.
+SPI_MAX_BAUDRATE = {"ssd1306": 10000000, "sh1106": 4000000}
+I2C_FREQ_RANGE = (10000, 1000000)
+SPI_MIN_BAUDRATE = 100000
+GPIO_COUNT = 30
+# GPIOs of the RP2040 that the Pico board keeps for itself (the Pico W uses
+# the same four for its wireless chip).
+NOT_ON_HEADER = {23: "power-supply mode", 24: "VBUS sensing", 25: "the on-board LED", 29: "VSYS measurement"}
+
+
+CONFIG_PATH = "board.json"  # next to main.py, relative to the flash root
+STORAGE_ROOT = "data"  # the directory of the firmware's saved files
+
+
+class HardwareError(OSError):
+    """The board does not answer as its config says (e.g. no display at the I2C address)."""
+
+
+class ConfigError(ValueError):
+    """A board config that cannot be used. `errors` lists every problem as "field: problem"."""
+
+    def __init__(self, errors):
+        super().__init__("\n".join(errors))
+        self.errors = list(errors)
+
+
+class ButtonSpec:
+    def __init__(self, name, pin, pull, active):
+        self.name = name
+        self.pin = pin
+        self.pull = pull  # "up", "down" or "none"
+        self.active = active  # the level a pressed button reads: 0 or 1
+
+
+class DisplaySpec:
+    def __init__(self, controller, rotation, addressing, bus, bus_id, pins, freq, address, reset):
+        self.controller = controller
+        self.width = PANEL_WIDTH
+        self.height = PANEL_HEIGHT
+        self.rotation = rotation
+        self.addressing = addressing
+        self.bus = bus  # "i2c" or "spi"
+        self.bus_id = bus_id
+        self.pins = pins  # i2c: {"sda", "scl"}; spi: {"sck", "mosi", "cs", "dc"}
+        self.freq = freq  # I2C clock or SPI baudrate, Hz
+        self.address = address  # I2C only
+        self.reset = reset  # GPIO of the display's RES line, or None
+
+
+class BoardConfig:
+    """A validated board config; `source` is the dict it came from."""
+
+    def __init__(self, source, name, description, display, buttons, buzzer_pin):
+        self.source = source
+        self.name = name
+        self.description = description
+        self.display = display
+        self.buttons = buttons  # ButtonSpecs in BUTTON_NAMES order
+        self.buzzer_pin = buzzer_pin
+
+    @property
+    def button_names(self):
+        return tuple(spec.name for spec in self.buttons)
+
+
+def i2c_role(pin):
+    """(bus id, "sda" or "scl") of a GPIO on the RP2040's I2C function."""
+    return (pin >> 1) & 1, ("sda", "scl")[pin & 1]
+
+
+def spi_role(pin):
+    """(bus id, "miso", "cs", "sck" or "mosi") of a GPIO on the RP2040's SPI function."""
+    return (pin >> 3) & 1, ("miso", "cs", "sck", "mosi")[pin & 3]
+
+
+def _pins_with_role(role_of, bus_id, role):
+    return ", ".join(str(p) for p in range(GPIO_COUNT) if p not in NOT_ON_HEADER and role_of(p) == (bus_id, role))
+
+
+class _Checker:
+    """Collects problems while reading a config dict; every read names its field."""
+
+    def __init__(self):
+        self.errors = []
+        self.pins_used = {}
+
+    def fail(self, field, problem):
+        self.errors.append("%s: %s" % (field, problem))
+
+    def section(self, data, field, required=True):
+        value = data.get(field.split(".")[-1])
+        if value is None:
+            if required:
+                self.fail(field, "missing (an object)")
+            return None
+        if not isinstance(value, dict):
+            self.fail(field, "must be an object, not %s" % _describe(value))
+            return None
+        return value
+
+    def known_keys(self, data, field, allowed):
+        for key in sorted(data):
+            if key not in allowed:
+                self.fail("%s.%s" % (field, key) if field else key, "unknown field (expected one of: %s)" % ", ".join(allowed))
+
+    def text(self, data, key, field, required=True):
+        value = data.get(key)
+        if value is None:
+            if required:
+                self.fail(field, "missing (a string)")
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.fail(field, "must be a non-empty string, not %s" % _describe(value))
+            return None
+        return value
+
+    def choice(self, data, key, field, choices, default=None):
+        value = data.get(key)
+        if value is None:
+            if default is None:
+                self.fail(field, "missing (one of: %s)" % ", ".join(str(c) for c in choices))
+            return default
+        if isinstance(value, str):
+            value = value.lower()
+        if value not in choices:
+            self.fail(field, "%s is not one of: %s" % (_describe(value), ", ".join(str(c) for c in choices)))
+            return None
+        return value
+
+    def integer(self, data, key, field, low, high, default=None, unit=""):
+        value = data.get(key)
+        if value is None:
+            if default is None:
+                self.fail(field, "missing (a number from %d to %d%s)" % (low, high, unit))
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(field, "must be a whole number, not %s" % _describe(value))
+            return None
+        if not low <= value <= high:
+            self.fail(field, "%d is out of range (%d to %d%s)" % (value, low, high, unit))
+            return None
+        return value
+
+    def pin(self, data, key, field, required=True):
+        value = data.get(key)
+        if value is None:
+            if required:
+                self.fail(field, "missing (a GPIO number, 0-29)")
+            return None
+        if isinstance(value, str):
+            digits = value.upper()
+            for prefix in ("GPIO", "GP"):
+                if digits.startswith(prefix):
+                    digits = digits[len(prefix) :]
+                    break
+            if digits.isdigit():
+                value = int(digits)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(field, "%s is not a GPIO number (0-29)" % _describe(value))
+            return None
+        if not 0 <= value < GPIO_COUNT:
+            self.fail(field, "%d is not a GPIO of the Pico (0-29)" % value)
+            return None
+        if value in NOT_ON_HEADER:
+            self.fail(field, "GP%d is not on the Pico's header (the board uses it for %s)" % (value, NOT_ON_HEADER[value]))
+            return None
+        if value in self.pins_used:
+            self.fail(field, "GP%d is already used by %s" % (value, self.pins_used[value]))
+            return None
+        self.pins_used[value] = field
+        return value
+
+
+def _describe(value):
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return "null" if value is None else type(value).__name__
+
+
+def _i2c_address(check, data, field):
+    value = data.get("address")
+    if value is None:
+        return I2C_ADDRESSES[0]
+    if isinstance(value, str):
+        text = value.strip().lower()
+        try:
+            value = int(text[2:], 16) if text.startswith("0x") else int(text)
+        except ValueError:
+            check.fail(field, "%r is not an I2C address (0x3C or 0x3D)" % value)
+            return None
+    if isinstance(value, bool) or not isinstance(value, int) or value not in I2C_ADDRESSES:
+        shown = ("0x%02X" % value) if isinstance(value, int) and not isinstance(value, bool) else _describe(value)
+        check.fail(field, "%s is not an address of the display (0x3C, or 0x3D with SA0 high)" % shown)
+        return None
+    return value
+
+
+def _check_bus_pins(check, field, pins, role_of, bus_name, given_id):
+    """The common bus id of `pins` ({role: gpio}), reporting pins on the wrong function or bus."""
+    bus_id, decided_by = given_id, "%s.id" % field
+    for role in sorted(pins):
+        pin = pins[role]
+        if pin is None:
+            continue
+        pin_bus, pin_role = role_of(pin)
+        if pin_role != role:
+            check.fail(
+                "%s.%s" % (field, role),
+                "GP%d is the %s of %s%d and cannot be %s (%s: %s on %s0; %s on %s1)"
+                % (
+                    pin, pin_role.upper(), bus_name, pin_bus, role.upper(), role.upper(),
+                    _pins_with_role(role_of, 0, role), bus_name, _pins_with_role(role_of, 1, role), bus_name,
+                ),
+            )
+            return None
+        if bus_id is None:
+            bus_id, decided_by = pin_bus, "%s.%s GP%d" % (field, role, pin)
+        elif pin_bus != bus_id:
+            check.fail("%s.%s" % (field, role), "GP%d is on %s%d but %s is on %s%d: one bus needs both" % (pin, bus_name, pin_bus, decided_by, bus_name, bus_id))
+            return None
+    return bus_id
+
+
+def _display(check, data):
+    field = "display"
+    section = check.section(data, field)
+    if section is None:
+        return None
+    check.known_keys(section, field, ("controller", "width", "height", "rotation", "addressing", "bus", "i2c", "spi", "reset"))
+    controller = check.choice(section, "controller", "display.controller", CONTROLLERS)
+    for key, size in (("width", PANEL_WIDTH), ("height", PANEL_HEIGHT)):
+        value = section.get(key)
+        if value is None:
+            check.fail("display." + key, "missing (%d)" % size)
+        elif value != size or isinstance(value, bool):
+            check.fail("display." + key, "%s is not supported: the game is drawn for a %dx%d panel" % (_describe(value), PANEL_WIDTH, PANEL_HEIGHT))
+    rotation = check.choice(section, "rotation", "display.rotation", (0, 180), default=0)
+    modes = ("page",) if controller == "sh1106" else ("horizontal", "page")
+    addressing = check.choice(section, "addressing", "display.addressing", modes, default=modes[0])
+    bus = check.choice(section, "bus", "display.bus", ("i2c", "spi"))
+    other = "spi" if bus == "i2c" else "i2c"
+    if bus is not None and section.get(other) is not None:
+        check.fail("display." + other, "given, but display.bus is %r" % bus)
+    bus_id = pins = freq = address = None
+    if bus == "i2c":
+        settings = check.section(section, "display.i2c")
+        if settings is not None:
+            check.known_keys(settings, "display.i2c", ("id", "sda", "scl", "freq", "address"))
+            given_id = check.integer(settings, "id", "display.i2c.id", 0, 1, default=-1)
+            pins = {"sda": check.pin(settings, "sda", "display.i2c.sda"), "scl": check.pin(settings, "scl", "display.i2c.scl")}
+            bus_id = _check_bus_pins(check, "display.i2c", pins, i2c_role, "I2C", None if given_id in (-1, None) else given_id)
+            freq = check.integer(settings, "freq", "display.i2c.freq", I2C_FREQ_RANGE[0], I2C_FREQ_RANGE[1], default=400000, unit=" Hz")
+            address = _i2c_address(check, settings, "display.i2c.address")
+    elif bus == "spi":
+        settings = check.section(section, "display.spi")
+        if settings is not None:
+            check.known_keys(settings, "display.spi", ("id", "sck", "mosi", "cs", "dc", "baudrate"))
+            given_id = check.integer(settings, "id", "display.spi.id", 0, 1, default=-1)
+            pins = {"sck": check.pin(settings, "sck", "display.spi.sck"), "mosi": check.pin(settings, "mosi", "display.spi.mosi")}
+            bus_id = _check_bus_pins(check, "display.spi", pins, spi_role, "SPI", None if given_id in (-1, None) else given_id)
+            # CS and D/C are driven as plain GPIOs by the driver: any free pin will do.
+            pins["cs"] = check.pin(settings, "cs", "display.spi.cs")
+            pins["dc"] = check.pin(settings, "dc", "display.spi.dc")
+            top = SPI_MAX_BAUDRATE.get(controller, SPI_MAX_BAUDRATE["ssd1306"])
+            freq = check.integer(settings, "baudrate", "display.spi.baudrate", SPI_MIN_BAUDRATE, top, default=top, unit=" Hz")
+    reset = check.pin(section, "reset", "display.reset", required=False)
+    return DisplaySpec(controller, rotation, addressing, bus, bus_id, pins, freq, address, reset)
+
+
+def _buttons(check, data):
+    section = check.section(data, "buttons")
+    if section is None:
+        return []
+    check.known_keys(section, "buttons", BUTTON_NAMES)
+    specs = []
+    for name in BUTTON_NAMES:
+        if name not in section:
+            continue
+        field = "buttons." + name
+        spec = section[name]
+        if not isinstance(spec, dict):
+            check.fail(field, "must be an object like {\"pin\": 2, \"pull\": \"up\", \"active\": \"low\"}, not %s" % _describe(spec))
+            continue
+        check.known_keys(spec, field, ("pin", "pull", "active"))
+        pin = check.pin(spec, "pin", field + ".pin")
+        pull = check.choice(spec, "pull", field + ".pull", PULLS)
+        active = check.choice(spec, "active", field + ".active", LEVELS)
+        if pull == "up" and active == "high":
+            check.fail(field + ".active", "'high' with pull 'up' never reads pressed: a button to GND is active 'low'; one to 3V3 needs pull 'down'")
+        elif pull == "down" and active == "low":
+            check.fail(field + ".active", "'low' with pull 'down' never reads pressed: a button to 3V3 is active 'high'; one to GND needs pull 'up'")
+        elif None not in (pin, pull, active):
+            specs.append(ButtonSpec(name, pin, pull, 1 if active == "high" else 0))
+    if "a" not in section:
+        check.fail("buttons.a", "missing: every board needs an A (select) button")
+    if len(section) < 2:
+        check.fail("buttons", "the game needs at least two buttons, found %d" % len(section))
+    return specs
+
+
+def _buzzer(check, data):
+    section = check.section(data, "buzzer", required=False)
+    if section is None:
+        return None
+    check.known_keys(section, "buzzer", ("pin",))
+    return check.pin(section, "pin", "buzzer.pin")
+
+
+def load_config(source):
+    """A BoardConfig from a dict or JSON text; raises ConfigError listing every problem."""
+    if isinstance(source, (bytes, bytearray)):
+        source = bytes(source).decode()
+    if isinstance(source, str):
+        try:
+            source = json.loads(source)
+        except ValueError as error:
+            raise ConfigError(["not valid JSON (%s)" % (error,)])
+    if not isinstance(source, dict):
+        raise ConfigError(["a board config is a JSON object, not %s" % _describe(source)])
+    check = _Checker()
+    check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer"))
+    name = check.text(source, "name", "name")
+    description = check.text(source, "description", "description", required=False)
+    notes = source.get("notes")
+    if notes is not None and not (isinstance(notes, str) or (isinstance(notes, list) and all(isinstance(n, str) for n in notes))):
+        check.fail("notes", "must be a string or a list of strings")
+    display = _display(check, source)
+    buttons = _buttons(check, source)
+    buzzer_pin = _buzzer(check, source)
+    if check.errors:
+        raise ConfigError(check.errors)
+    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin)
+
+
+def read_config(path):
+    """load_config() of a file; a missing or unreadable file is a ConfigError too."""
+    try:
+        with open(path, "rb") as file:
+            text = file.read()
+    except OSError as error:
+        raise ConfigError(["%s: cannot be read (%s)" % (path, error)])
+    return load_config(text)
+
+
+# The wiring a board most likely has when its config is broken: the I2C
+# breadboard's display, used only to show what is wrong with the config.
+RESCUE_DISPLAY = {"controller": "ssd1306", "width": 128, "height": 64, "bus": "i2c", "i2c": {"sda": 4, "scl": 5}}
+
+
+def rescue_config(source):
+    """A display-only config for showing a config error: the file's display section if it is sound, else RESCUE_DISPLAY."""
+    display = RESCUE_DISPLAY
+    if isinstance(source, dict) and isinstance(source.get("display"), dict):
+        check = _Checker()
+        _display(check, source)
+        if not check.errors:
+            display = source["display"]
+    check = _Checker()
+    spec = _display(check, {"display": display})
+    return BoardConfig({"name": "rescue", "display": display}, "rescue", "", spec, [], None)

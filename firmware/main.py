@@ -1,0 +1,55 @@
+"""Power-up: read the installed board config, open the device and run the game.
+
+A broken board config is shown on the screen (every line names the field)
+when the display can be opened, and printed to the serial console always.
+An error the app cannot handle itself is written to error.log on the flash
+and shown with an offer to restart: the device never stops at a silent REPL.
+"""
+
+import hw
+
+
+def main():
+    try:
+        device, config_error = hw.boot()
+    except Exception as error:  # not even the display answers: the serial console is all there is
+        print("Pocket Othello cannot start:", error)
+        return
+    if config_error is not None:
+        from ui.gfx import message_screen
+
+        print("board.json is not usable:\n%s" % config_error)
+        message_screen(device.display, "Board config error", str(config_error).replace("\n", "; "), "fix board.json")
+        return
+    try:
+        import othello
+        import player
+        from ui.app import App
+
+        App(device, player, othello.VERSION).run()
+    except Exception as error:  # App.run() shows its own errors; this is for when that fails too
+        crash(device, error)
+
+
+def crash(device, error):
+    from ui.app import traceback_text
+    from ui.gfx import message_screen
+    from ui.keys import PRESS
+    from ui.store import Store
+
+    text = traceback_text(error)
+    print(text)
+    Store(device.storage).append_log("[%d ms] %s" % (device.ticks_ms(), text))
+    try:
+        device.display.power(True)
+        message_screen(device.display, "Sorry, an error", "%s: %s" % (type(error).__name__, error), "any key: restart")
+    except Exception:  # the display is what failed: the console has the message
+        pass
+    while True:
+        for _, kind in device.buttons.poll(device.ticks_ms()):
+            if kind == PRESS:
+                device.reset()
+        device.sleep_ms(20)
+
+
+main()

@@ -1,0 +1,44 @@
+"""Pocket Othello's computer player (issue 3; docs/PLAYER.md).
+
+    from player import LEVELS, think, hint
+    decision = think(board, 5)            # level 5 plays board's side to move
+    board.play(decision.square)           # or board.pass_turn() if decision.square == PASS
+    print(decision.describe())            # "e6 +4", "c3 win by 6 (exact)"
+
+LEVELS[0] is level 1 (the weakest); each has a menu name and a device time
+budget (levels.py). think() and hint() accept any othello.board.Board: every
+variant, Anti-Othello (played to win it), 6x6 to 10x10, black hole, White
+first, handicap, and Reversi's placement plies.
+
+Arguments common to both:
+    should_stop    called every few dozen nodes; returning True stops the
+                   search at once and the best move found so far is played
+                   (the UI polls buttons and animates from it)
+    now            the millisecond tick function (tests pass a fake clock)
+    time_limit_ms  a deadline instead of the level's device time budget;
+                   the search never runs past it
+think() also takes
+    node_limit     nodes instead of the level's node budget (deterministic)
+    rng_seed       fixes the weaker levels' errors and the book's choice;
+                   without it every game differs
+"""
+
+from player.engine import Decision, decide
+from player.levels import LEVELS, Level
+from player.solver import solve
+
+__all__ = ("LEVELS", "Level", "Decision", "think", "hint", "solve")
+
+HINT_LEVEL = LEVELS[-1]
+
+
+def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None):
+    """The move the computer plays at `level` (1..len(LEVELS)) for the side to move: a Decision."""
+    if not isinstance(level, int) or not 1 <= level <= len(LEVELS):
+        raise ValueError("level must be a whole number from 1 to %d, not %r" % (len(LEVELS), level))
+    return decide(board, LEVELS[level - 1], should_stop, now, node_limit, time_limit_ms, rng_seed, level)
+
+
+def hint(board, should_stop=None, now=None, time_limit_ms=None):
+    """The best move for the side to move with its evaluation in discs (exact when solved): a Decision."""
+    return decide(board, HINT_LEVEL, should_stop, now, None, time_limit_ms, 0, None)

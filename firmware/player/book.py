@@ -1,0 +1,148 @@
+"""The opening book: good first moves read from a small file in flash, never loaded into the heap.
+
+book<size>.bin (made by tools/build_book.py, docs/PLAYER.md) lists, for the
+positions of the first plies, the moves worth playing with their scores from
+a deeper search than the device can afford. A position is looked up in its
+canonical orientation (the least of its 8 mirror and rotation images), so one
+entry serves all of them; its moves are turned back to the board's
+orientation.
+
+File layout (little-endian):
+    header  b"OTBK", version (1 byte), board size, most discs of a book
+            position, spare byte, entry count (4 bytes)            = 12 bytes
+    entry   hash (4 bytes), lock (4 bytes): Kernel.hash/lock of the
+            canonical position; move (1 byte, a canonical square);
+            score (1 byte, signed, half discs)                        = 10 bytes
+Entries are sorted by (hash, lock) and, within a position, best move first;
+lookup() binary-searches the file with seek and a 10-byte buffer.
+
+Only plain Othello rules use the book (Anti-Othello wants other moves, and a
+black hole changes which moves exist).
+"""
+
+MAGIC = b"OTBK"
+VERSION = 1
+HEADER_SIZE = 12
+ENTRY_SIZE = 10
+
+_symmetries = {}
+
+
+def symmetries(size):
+    """The 8 square maps of the board's symmetry group, as bytearrays (identity first)."""
+    found = _symmetries.get(size)
+    if found is None:
+        last = size - 1
+        found = []
+        for transform in range(8):
+            table = bytearray(size * size)
+            for row in range(size):
+                for column in range(size):
+                    r, c = row, column
+                    if transform & 1:
+                        c = last - c
+                    if transform & 2:
+                        r = last - r
+                    if transform & 4:
+                        r, c = c, r
+                    table[row * size + column] = r * size + c
+            found.append(table)
+        _symmetries[size] = found
+    return found
+
+
+def transform_mask(mask, table):
+    out = 0
+    square = 0
+    while mask:
+        if mask & 1:
+            out |= 1 << table[square]
+        mask >>= 1
+        square += 1
+    return out
+
+
+def canonical(player, opponent, size):
+    """(player, opponent, symmetry index) of the least image of the position."""
+    best = None
+    best_index = 0
+    tables = symmetries(size)
+    for index in range(8):
+        image = (transform_mask(player, tables[index]), transform_mask(opponent, tables[index]))
+        if best is None or image < best:
+            best = image
+            best_index = index
+    return best[0], best[1], best_index
+
+
+def _preimage(table, square):
+    """The board square that `table` sends to `square`."""
+    for origin in range(len(table)):
+        if table[origin] == square:
+            return origin
+    raise ValueError("square %d is not on the board" % square)
+
+
+def book_path(size):
+    here = __file__
+    cut = here.rfind("/")
+    return (here[:cut] if cut >= 0 else ".") + "/book%d.bin" % size
+
+
+def _read_u32(data, at):
+    return data[at] | data[at + 1] << 8 | data[at + 2] << 16 | data[at + 3] << 24
+
+
+def moves_for(board, kernel, path=None):
+    """[(square, score in discs), ...] best first for the board's position; [] when it is not in the book.
+
+    `kernel` must be for the board's geometry; its ply 0 is overwritten.
+    """
+    variant = board.variant
+    if variant.anti or variant.black_hole is not None or board.in_placement_phase():
+        return []
+    try:
+        stream = open(path or book_path(board.size), "rb")
+    except OSError:
+        return []
+    with stream:
+        header = stream.read(HEADER_SIZE)
+        if len(header) != HEADER_SIZE or header[:4] != MAGIC or header[4] != VERSION or header[5] != board.size:
+            raise ValueError("%s is not a version %d opening book for %dx%d" % (
+                path or book_path(board.size), VERSION, board.size, board.size))
+        if board.count(0) + board.count(1) > header[6]:
+            return []
+        count = _read_u32(header, 8)
+        player, opponent, symmetry = canonical(board.player_discs(), board.opponent_discs(), board.size)
+        kernel.set_root(player, opponent)
+        key = (kernel.hash(0), kernel.lock(0))
+        entry = bytearray(ENTRY_SIZE)
+        low, high = 0, count
+        while low < high:
+            middle = (low + high) // 2
+            stream.seek(HEADER_SIZE + middle * ENTRY_SIZE)
+            stream.readinto(entry)
+            if (_read_u32(entry, 0), _read_u32(entry, 4)) < key:
+                low = middle + 1
+            else:
+                high = middle
+        back = symmetries(board.size)[symmetry]
+        found = []
+        stream.seek(HEADER_SIZE + low * ENTRY_SIZE)
+        while low < count and stream.readinto(entry) == ENTRY_SIZE and (_read_u32(entry, 0), _read_u32(entry, 4)) == key:
+            square = _preimage(back, entry[8])
+            score = entry[9] - 256 if entry[9] > 127 else entry[9]
+            if board.is_legal(square):
+                found.append((square, score / 2))
+            low += 1
+    return found
+
+
+def lookup(board, kernel, spread, rng):
+    """A book move within `spread` discs of the best, chosen at random: (square, score) or None."""
+    found = moves_for(board, kernel)
+    if not found:
+        return None
+    best = found[0][1]
+    choices = [move for move in found if move[1] >= best - spread]
+    return choices[rng.below(len(choices))]

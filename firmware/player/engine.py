@@ -1,0 +1,240 @@
+"""From a Board and a level to a Decision: book, search, solver and the weaker levels' errors.
+
+The machinery (kernel, transposition table, searcher, evaluators) is built
+once for a kind of board and kept while the kind stays the same, so a game
+allocates it once; a different size, black hole or Anti-Othello builds it anew
+(the old one is dropped first, so two never take the heap together).
+"""
+
+from othello.board import PASS
+from othello.compat import ticks_add, ticks_diff, ticks_ms
+from othello.geometry import geometry
+from othello.kernels import make_kernel
+from othello.notation import square_name
+from player import book
+from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
+from player.levels import STYLE_GREEDY, STYLE_POSITIONAL
+from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
+from player.solver import solve_root
+
+MAX_PLY = 60  # deepest ply the search and solver can reach (depth plus passes)
+TABLE_BITS = 11  # 2**11 table entries: 18 KB, sized for the Pico's heap
+SINGLE_MOVE_NODES = 200  # a forced move is played at once, after this much search for its score
+
+
+class Decision:
+    """What the player chose and why.
+
+    square      the move, or othello.board.PASS when the side to move must pass
+    score       discs from the mover's view: a float estimate, or the exact int when `exact`
+    exact       the score is the perfect-play result (WOF, empties to the winner)
+    depth       plies searched (the empty squares when solved, 0 from the book)
+    nodes       positions searched
+    elapsed_ms  time taken
+    level       the level number (None for a hint)
+    book        the move came from the opening book
+    """
+
+    def __init__(self, square, score, exact, depth, nodes, elapsed_ms, level, size, book=False):
+        self.square = square
+        self.score = score
+        self.exact = exact
+        self.depth = depth
+        self.nodes = nodes
+        self.elapsed_ms = elapsed_ms
+        self.level = level
+        self.size = size
+        self.book = book
+
+    def move_name(self):
+        return "pass" if self.square == PASS else square_name(self.square, self.size)
+
+    def describe(self):
+        """Short text for the screen: 'e6 +4', 'c3 win by 6 (exact)', 'f5 0 book'."""
+        move = self.move_name()
+        if self.exact:
+            if self.score > 0:
+                return "%s win by %d (exact)" % (move, self.score)
+            if self.score < 0:
+                return "%s loss by %d (exact)" % (move, -self.score)
+            return "%s draw (exact)" % move
+        rounded = int(self.score + 0.5) if self.score >= 0 else -int(-self.score + 0.5)
+        text = "%s %s" % (move, ("%+d" % rounded) if rounded else "0")
+        return text + " book" if self.book else text
+
+    def __repr__(self):
+        return "Decision(%s, depth %d, %d nodes, %d ms)" % (self.describe(), self.depth, self.nodes, self.elapsed_ms)
+
+
+class Random:
+    """A small linear congruential generator: the same numbers on every interpreter (the WASI build has no random)."""
+
+    def __init__(self, seed):
+        self.state = seed & 0x7FFFFFFF
+
+    def below(self, bound):
+        self.state = (self.state * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.state >> 8) % bound
+
+
+_seed_counter = [0]
+
+
+def make_random(seed):
+    """A Random for `seed`, or, without one, a fresh seed each call so that games differ."""
+    if seed is None:
+        _seed_counter[0] += 1
+        seed = ticks_ms() * 7919 + _seed_counter[0] * 104729
+    return Random(seed)
+
+
+class Engine:
+    def __init__(self, variant):
+        self.key = (variant.size, variant.blocked_mask(), variant.anti)
+        self.size = variant.size
+        self.anti = variant.anti
+        self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
+        self.table = TranspositionTable(TABLE_BITS)
+        self.searcher = Searcher(self.kernel, self.table, variant.anti)
+        self._evaluators = {}
+
+    def evaluator(self, style):
+        found = self._evaluators.get(style)
+        if found is None:
+            if style == STYLE_GREEDY:
+                found = SquareEvaluator(self.size, GREEDY_VALUES, DISC, self.anti)
+            elif style == STYLE_POSITIONAL:
+                found = SquareEvaluator(self.size, POSITIONAL_VALUES, DISC // 4, self.anti)
+            else:
+                found = PatternEvaluator(self.size, self.anti)
+            self._evaluators[style] = found
+        return found
+
+
+_engine = [None]
+
+
+def engine_for(variant):
+    key = (variant.size, variant.blocked_mask(), variant.anti)
+    engine = _engine[0]
+    if engine is None or engine.key != key:
+        _engine[0] = None
+        engine = _engine[0] = Engine(variant)
+    return engine
+
+
+def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,
+           level_number=None):
+    """The move `level` (a levels.Level) plays on `board`; see player.think for the arguments."""
+    if board.is_game_over():
+        raise ValueError("the game is over: there is no move to choose")
+    now = ticks_ms if now is None else now
+    started = now()
+    time_ms = level.time_ms if time_limit_ms is None else time_limit_ms
+    deadline = ticks_add(started, time_ms)
+    rng = make_random(rng_seed)
+    engine = engine_for(board.variant)
+    searcher = engine.searcher
+    searcher.evaluator = engine.evaluator(level.style)
+
+    def finish(square, score, exact, depth, nodes, from_book=False):
+        return Decision(square, score, exact, depth, nodes, ticks_diff(now(), started), level_number,
+                        board.size, from_book)
+
+    if board.in_placement_phase():
+        square, score = _placement(board, engine, level, rng)
+        return finish(square, score / DISC, False, 1, 0)
+
+    if level.book is not None and board.legal_moves():
+        found = book.lookup(board, engine.kernel, level.book, rng)
+        if found is not None:
+            return finish(found[0], found[1], False, 0, 0, True)
+
+    count = searcher.set_root(board.player_discs(), board.opponent_discs())
+    empties = searcher.root_empties
+    nodes = 0
+    if empties <= level.exact:
+        searcher.start(level.solve_nodes if node_limit is None else node_limit, deadline, now, should_stop)
+        try:
+            score, square = solve_root(searcher, count, -INFINITY_DISCS, INFINITY_DISCS)
+            return finish(PASS if square is None else square, score, True, empties, searcher.nodes)
+        except SearchStopped:
+            nodes = searcher.nodes
+            if searcher.outcome is not None and searcher.outcome >= 0:
+                # Win or draw is proven, the margin is not: play the proven move.
+                return finish(searcher.outcome_square, float(searcher.outcome), False, empties, nodes)
+        count = searcher.set_root(board.player_discs(), board.opponent_discs())
+
+    budget = level.nodes if node_limit is None else node_limit
+    if count == 0:
+        # No move: the score is the opponent's view turned round (a quick search of its position).
+        engine.kernel.pass_move(0)
+        player, opponent = engine.kernel.position(1)
+        searcher.set_root(player, opponent)
+        searcher.start(min(budget, SINGLE_MOVE_NODES), deadline, now, should_stop)
+        depth = searcher.iterate(level.max_depth)
+        return finish(PASS, -searcher.best_score / DISC, False, depth, nodes + searcher.nodes)
+    if count == 1:
+        budget = min(budget, SINGLE_MOVE_NODES)
+    noise = int(level.noise * DISC)
+    searcher.start(budget, deadline, now, should_stop)
+    depth = searcher.iterate(level.max_depth, every_move=noise > 0)
+    square = searcher.best_square
+    score = searcher.best_score
+    if noise > 0 and depth:
+        square, score = _noisy_choice(searcher, noise, rng)
+    exact = depth >= empties
+    return finish(square, score // DISC if exact else score / DISC, exact, depth, nodes + searcher.nodes)
+
+
+INFINITY_DISCS = 1000  # beyond any disc difference (10x10 has 100 squares)
+
+
+def _noisy_choice(searcher, noise, rng):
+    """The root move whose score plus a random error is highest: small errors often, big ones rarely.
+
+    The error is the sum of two uniform draws (a triangle from -noise to
+    +noise), so a move a little worse than the best is often chosen and a
+    move much worse almost never.
+    """
+    best_square = NO_MOVE
+    best_value = best_score = 0
+    for i in range(searcher.root_count):
+        error = rng.below(noise + 1) + rng.below(noise + 1) - noise
+        value = searcher.root_scores[i] + error
+        if best_square == NO_MOVE or value > best_value:
+            best_square = searcher.root_moves[i]
+            best_value = value
+            best_score = searcher.root_scores[i]
+    return best_square, best_score
+
+
+def _placement(board, engine, level, rng):
+    """Reversi's first four plies, which only fill the centre: look through them all, judge the position after."""
+    best_square = None
+    best = 0
+    noise = int(level.noise * DISC)
+    for square in board.legal_squares():
+        trial = board.copy()
+        trial.play(square)
+        score = -_placement_value(trial, engine)
+        if noise:
+            score += rng.below(noise + 1) + rng.below(noise + 1) - noise
+        if best_square is None or score > best:
+            best_square = square
+            best = score
+    return best_square, best
+
+
+def _placement_value(board, engine):
+    if board.in_placement_phase():
+        best = None
+        for square in board.legal_squares():
+            trial = board.copy()
+            trial.play(square)
+            score = -_placement_value(trial, engine)
+            if best is None or score > best:
+                best = score
+        return best
+    engine.kernel.set_root(board.player_discs(), board.opponent_discs())
+    return engine.searcher.evaluator.evaluate(engine.kernel, 0)

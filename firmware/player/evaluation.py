@@ -1,0 +1,178 @@
+"""How the computer player scores a position it does not search further.
+
+Scores are integers in 1/16 of a disc (DISC = 16) from the side to move's
+view, so a search adds and compares small ints and never allocates.
+
+PatternEvaluator (the real one) is linear in what the kernel's features()
+reports, with one set of weights for each phase of the game:
+
+    score = w_mobility * mobility + w_opp_mobility * opponent mobility
+          + potential mobility terms (empty squares next to the other side)
+          + w_x * X-squares next to an empty corner + w_discs * disc difference
+          + w_parity * (1 if the side to move gets the last move) + w_bias
+          + edge[top] + edge[bottom] + edge[left] + edge[right]
+
+The edge tables give a value to each of the 3**8 (3**6 on 6x6) ways an edge
+can be filled, which covers corners, C-squares, wedges and edge stability.
+The weights are fitted by tools/train_evaluation.py from self-play games and
+shipped as eval*.bin files next to this module (docs/PLAYER.md: how to
+rebuild them); they are read with readinto into preallocated arrays. Without
+a file the hand-set DEFAULT_WEIGHTS below are used (and no edge tables).
+
+Which file serves which board: 6x6 boards read eval6*.bin (edges of 6
+squares), 8x8 and 10x10 boards eval8*.bin (10x10 edges are read as their
+four squares at each end, see Kernel.edge_indices). Anti-Othello has its own
+weights (eval*a.bin): the features are the same, what they are worth is not.
+
+SquareEvaluator is the classic static square table (corners good, X-squares
+bad), used by the weaker levels and the positional baseline player.
+"""
+
+from array import array
+
+DISC = 16  # evaluation units per disc
+WEIGHT_SHIFT = 4  # feature weights are stored in 1/256 disc: >> 4 gives 1/16
+EDGE_SCALE = 32  # edge table entries are int8 in 1/8 disc: * 32 gives 1/256
+
+FEATURE_BUCKETS = 8  # phases for the feature weights
+EDGE_BUCKETS = 4  # phases for the edge tables (they cost 3**8 bytes each)
+WEIGHTS_PER_BUCKET = 8  # mobility, opp. mobility, potential, opp. potential, x-squares, discs, parity, bias
+FEATURE_COUNT = 11  # what Kernel.features() writes
+
+MAGIC = b"OTEV"
+VERSION = 1
+HEADER_SIZE = 16  # magic, version, edge length, buckets, weights per bucket, edge entries (u32), spare
+
+# Hand-set starting point (1/256 disc per unit of feature), the same for every
+# phase: used when no weight file is present, and by the training tool as the
+# player for its first generation of self-play games.
+DEFAULT_WEIGHTS = (40, -40, -12, 12, -500, 0, 60, 0)
+DEFAULT_ANTI_WEIGHTS = (40, -40, -12, 12, 300, -64, 60, 0)
+
+
+def phase_table(squares, buckets):
+    """bytearray: number of empty squares -> phase bucket (0 = the end of the game)."""
+    table = bytearray(squares + 1)
+    for empties in range(squares + 1):
+        table[empties] = min(buckets - 1, empties * buckets // (squares - 3))
+    return table
+
+
+def edge_length(size):
+    """The number of squares an edge pattern reads on a size x size board."""
+    return 6 if size == 6 else 8
+
+
+def weights_file(size, anti):
+    return "eval%d%s.bin" % (edge_length(size), "a" if anti else "")
+
+
+def _data_dir():
+    here = __file__
+    cut = here.rfind("/")
+    return here[:cut] if cut >= 0 else "."
+
+
+class PatternEvaluator:
+    def __init__(self, size, anti=False, path=None):
+        self.size = size
+        self.anti = bool(anti)
+        self.edge_entries = 3 ** edge_length(size)
+        squares = size * size
+        self.feature_phase = phase_table(squares, FEATURE_BUCKETS)
+        self.edge_phase = phase_table(squares, EDGE_BUCKETS)
+        self.features = [0] * FEATURE_COUNT
+        self.weights = array("h", [0] * (FEATURE_BUCKETS * WEIGHTS_PER_BUCKET))
+        self.edges = None
+        if path is None:
+            path = _data_dir() + "/" + weights_file(size, anti)
+        self.source = self._load(path)
+
+    def _load(self, path):
+        """Read the weight file at `path`; fall back to DEFAULT_WEIGHTS if there is none.
+
+        A file that exists but does not fit this board raises ValueError naming it.
+        """
+        try:
+            stream = open(path, "rb")
+        except OSError:
+            self.set_weights(DEFAULT_ANTI_WEIGHTS if self.anti else DEFAULT_WEIGHTS)
+            return "defaults"
+        with stream:
+            header = stream.read(HEADER_SIZE)
+            if len(header) != HEADER_SIZE or header[:4] != MAGIC or header[4] != VERSION:
+                raise ValueError("%s is not a version %d evaluation file" % (path, VERSION))
+            entries = header[8] | header[9] << 8 | header[10] << 16 | header[11] << 24
+            if (header[5], header[6], header[7], entries) != (
+                edge_length(self.size), FEATURE_BUCKETS, WEIGHTS_PER_BUCKET, self.edge_entries):
+                raise ValueError("%s was made for another board or layout" % path)
+            edges = array("b", bytes(EDGE_BUCKETS * entries))
+            if stream.readinto(self.weights) != 2 * len(self.weights) or stream.readinto(edges) != len(edges):
+                raise ValueError("%s is truncated" % path)
+        self.edges = edges
+        return path
+
+    def set_weights(self, per_bucket):
+        """Use the same 8 feature weights in every phase and no edge tables (the hand-set evaluation)."""
+        for bucket in range(FEATURE_BUCKETS):
+            for i in range(WEIGHTS_PER_BUCKET):
+                self.weights[bucket * WEIGHTS_PER_BUCKET + i] = per_bucket[i]
+        self.edges = None
+
+    def evaluate(self, kernel, ply):
+        f = self.features
+        kernel.features(ply, f)
+        empties = f[6]
+        w = self.weights
+        at = self.feature_phase[empties] * WEIGHTS_PER_BUCKET
+        score = (
+            w[at] * f[0] + w[at + 1] * f[1] + w[at + 2] * f[2] + w[at + 3] * f[3]
+            + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (empties & 1) + w[at + 7]
+        )
+        edges = self.edges
+        if edges is not None:
+            at = self.edge_phase[empties] * self.edge_entries
+            score += (edges[at + f[7]] + edges[at + f[8]] + edges[at + f[9]] + edges[at + f[10]]) * EDGE_SCALE
+        return score >> WEIGHT_SHIFT
+
+
+def square_weights(size, values):
+    """array('h') of one value per square from a 4x4 table of (distance to the nearer edge row, column).
+
+    values[a][b] is for a square min(a, 3) rows and min(b, 3) columns in from
+    the nearest edges, so one small table serves every board size.
+    """
+    weights = array("h", [0] * (size * size))
+    for row in range(size):
+        for column in range(size):
+            a = min(row, size - 1 - row, 3)
+            b = min(column, size - 1 - column, 3)
+            weights[row * size + column] = values[min(a, b)][max(a, b)]
+    return weights
+
+
+# The classic Othello square table (in discs): corners 100, X-squares -50, C-squares -20.
+POSITIONAL_VALUES = (
+    (100, -20, 10, 5),
+    (0, -50, -2, -2),
+    (0, 0, -1, -1),
+    (0, 0, 0, -1),
+)
+# A beginner's view: every disc counts, corners a lot, nothing is feared.
+GREEDY_VALUES = (
+    (4, 1, 1, 1),
+    (0, 1, 1, 1),
+    (0, 0, 1, 1),
+    (0, 0, 0, 1),
+)
+
+
+class SquareEvaluator:
+    """Sum of square values of the mover's discs minus the opponent's (negated for Anti-Othello)."""
+
+    def __init__(self, size, values, scale, anti=False):
+        self.weights = square_weights(size, values)
+        self.scale = -scale if anti else scale
+
+    def evaluate(self, kernel, ply):
+        return kernel.square_sum(ply, self.weights) * self.scale

@@ -1,0 +1,76 @@
+"""The playing levels, weakest first (docs/PLAYER.md has the measured strength table).
+
+Each level is a search budget and a style:
+
+    name         short text for the menu
+    time_ms      the device time budget per move (the hard deadline on the Pico)
+    nodes        midgame search nodes: the budget that makes a level repeatable;
+                 chosen so that the search uses about time_ms on the Pico
+                 (DEVICE_SEARCH_NODES_PER_S, measured as docs/BENCHMARKS.md says)
+    max_depth    deepest midgame iteration
+    exact        solve exactly when this many empty squares or fewer remain ...
+    solve_nodes  ... within this many solver nodes (else the midgame move stands)
+    style        the evaluation: "greedy" (discs, corners), "positional" (the
+                 square table) or "pattern" (the trained evaluation)
+    noise        half-width in discs of the random error added to each root
+                 move's score: a level with noise weighs every move and may
+                 pick a slightly worse one, as a person does
+    book         play from the opening book, choosing among moves within this
+                 many discs of the best (None: no book)
+
+The weak levels play like beginners: shallow, greedy or square-table
+judgement, and noise, so they lose corners and take X-squares but never play
+at random. From level 5 on there is no noise and only the budget grows.
+"""
+
+STYLE_GREEDY = "greedy"
+STYLE_POSITIONAL = "positional"
+STYLE_PATTERN = "pattern"
+
+# Midgame search nodes per second on the Pico with the viper kernel, and
+# solver nodes per second, as estimated in docs/BENCHMARKS.md; the level
+# budgets are these rates times each level's time.
+DEVICE_SEARCH_NODES_PER_S = 1000
+DEVICE_SOLVE_NODES_PER_S = 2000
+
+
+class Level:
+    def __init__(self, number, name, time_ms, nodes, max_depth, exact, solve_nodes, style, noise, book):
+        self.number = number
+        self.name = name
+        self.time_ms = time_ms
+        self.nodes = nodes
+        self.max_depth = max_depth
+        self.exact = exact
+        self.solve_nodes = solve_nodes
+        self.style = style
+        self.noise = noise
+        self.book = book
+
+    def describe(self):
+        """e.g. 'L5 Strong 2s'."""
+        seconds = self.time_ms / 1000
+        text = ("%d" % seconds) if self.time_ms % 1000 == 0 else ("%.1f" % seconds)
+        return "L%d %s %ss" % (self.number, self.name, text)
+
+    def __repr__(self):
+        return "Level(%s)" % self.describe()
+
+
+def _level(number, name, seconds, max_depth, exact, style, noise, book):
+    time_ms = int(seconds * 1000)
+    nodes = int(seconds * DEVICE_SEARCH_NODES_PER_S)
+    solve_nodes = int(seconds * DEVICE_SOLVE_NODES_PER_S)
+    return Level(number, name, time_ms, nodes, max_depth, exact, solve_nodes, style, noise, book)
+
+
+LEVELS = (
+    _level(1, "Beginner", 0.3, 1, 0, STYLE_GREEDY, 6.0, None),
+    _level(2, "Novice", 0.5, 2, 4, STYLE_POSITIONAL, 4.0, 6.0),
+    _level(3, "Casual", 0.7, 2, 6, STYLE_PATTERN, 3.0, 4.0),
+    _level(4, "Club", 1.0, 3, 8, STYLE_PATTERN, 1.5, 3.0),
+    _level(5, "Strong", 2.0, 40, 10, STYLE_PATTERN, 0.0, 2.0),
+    _level(6, "Expert", 4.0, 40, 12, STYLE_PATTERN, 0.0, 1.0),
+    _level(7, "Master", 8.0, 40, 14, STYLE_PATTERN, 0.0, 0.5),
+    _level(8, "Champion", 15.0, 40, 16, STYLE_PATTERN, 0.0, 0.0),
+)

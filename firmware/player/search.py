@@ -1,0 +1,425 @@
+"""The search: negamax alpha-beta with principal-variation search, on a kernel.
+
+One Searcher owns a kernel (othello.kernel: the preallocated position stack),
+a transposition table and a few preallocated arrays. Its recursive functions
+hold only small integers (ply, remaining depth, scores, squares), so a node
+allocates nothing once the kernel does not (the viper kernel on the Pico, the
+plain kernel wherever bitboards are small ints).
+
+- _pvs(ply, depth, alpha, beta): the midgame search, scores in evaluation
+  units (1/16 disc, evaluation.DISC) from the side to move's view; a finished
+  game scores its exact result times DISC.
+- _solve(ply, empties, alpha, beta): the exact endgame solver, scores in
+  discs (the WOF disc difference, empty squares to the winner; negated for
+  Anti-Othello, where the side with fewer discs wins). Fail-soft: a result
+  inside (alpha, beta) is exact, outside it is a bound on the right side.
+- search_root() runs either one over the root moves and keeps their scores,
+  iterate() deepens the midgame search until a limit stops it.
+
+Limits: start() takes a node limit (deterministic), a deadline on a tick
+clock and a should_stop() callback; all are checked every CHECK_EVERY nodes
+and stop the search by raising SearchStopped, after which the last complete
+result (or the best root move finished so far) stands.
+
+Move order: the table's move first, then (with enough depth left) fewest
+replies for the opponent, corners before edges before X- and C-squares.
+"""
+
+from array import array
+
+from othello.compat import ticks_diff, ticks_ms
+from player.evaluation import DISC
+
+INFINITY = 32000  # above any score in either unit; fits the table's 16-bit scores
+NO_MOVE = 255
+CHECK_EVERY = 64  # nodes between looks at the clock, the node limit and should_stop
+NO_LIMIT = 1 << 29
+
+TABLE_DEPTH = 2  # the midgame search uses the table with at least this depth left
+ORDER_DEPTH = 3  # ... and orders moves by the opponent's mobility with this depth left
+SOLVE_TABLE_EMPTIES = 7  # the solver uses the table with at least this many empties
+SOLVE_ORDER_EMPTIES = 6  # ... and orders moves by the opponent's mobility from here
+
+BOUND_LOWER = 1
+BOUND_UPPER = 2
+BOUND_EXACT = 3
+KIND_SOLVE = 4  # the entry holds a solver score (discs), not a midgame one
+GENERATION_STEP = 8  # the bits above the kind tell which search wrote the entry
+
+
+class SearchStopped(Exception):
+    """Raised inside a search when a limit is reached; the search's last complete result stands."""
+
+
+class TranspositionTable:
+    """2**bits entries in six preallocated arrays (9 bytes an entry: 2**11 entries take 18 KB).
+
+    A slot is chosen by the top bits of Kernel.hash() and confirmed by the 30
+    bits of Kernel.lock(). An entry is replaced when it is empty, from an
+    earlier search, or searched less deep than the new one.
+    """
+
+    def __init__(self, bits=11):
+        size = 1 << bits
+        self.bits = bits
+        self.shift = 30 - bits
+        self.locks = array("I", [0] * size)
+        self.scores = array("h", [0] * size)
+        self.moves = bytearray(size)
+        self.depths = bytearray(size)
+        self.flags = bytearray(size)  # bound | kind | generation * GENERATION_STEP; 0 = empty
+        self.generation = GENERATION_STEP
+
+    def new_search(self):
+        """Entries of earlier searches stay usable but are replaced first."""
+        self.generation += GENERATION_STEP
+        if self.generation > 255:
+            self.generation = GENERATION_STEP
+
+    def clear(self):
+        for i in range(len(self.flags)):
+            self.flags[i] = 0
+
+    def store(self, slot, lock, depth, score, move, bound, kind):
+        flags = self.flags[slot]
+        if flags and flags & 0xF8 == self.generation and self.depths[slot] > depth and self.locks[slot] != lock:
+            return
+        self.locks[slot] = lock
+        self.scores[slot] = score
+        self.moves[slot] = move
+        self.depths[slot] = depth
+        self.flags[slot] = bound | kind | self.generation
+
+
+def square_ranks(size):
+    """bytearray of each square's static order rank: corners 0, edges 2, inside 3, C-squares 5, X-squares 6."""
+    ranks = bytearray(size * size)
+    for row in range(size):
+        for column in range(size):
+            a = min(row, size - 1 - row)
+            b = min(column, size - 1 - column)
+            near, far = min(a, b), max(a, b)
+            if near == 0 and far == 0:
+                rank = 0
+            elif near == 1 and far == 1:
+                rank = 6
+            elif near == 0 and far == 1:
+                rank = 5
+            elif near == 0:
+                rank = 2
+            else:
+                rank = 3
+            ranks[row * size + column] = rank
+    return ranks
+
+
+class Searcher:
+    def __init__(self, kernel, table, anti=False):
+        self.kernel = kernel
+        self.table = table
+        self.anti = bool(anti)
+        self.evaluator = None
+        squares = kernel.stride
+        self.keys = bytearray(len(kernel.move_list))
+        self.rank = square_ranks(kernel.geometry.size)
+        self.root_moves = bytearray(squares)
+        self.root_scores = array("h", [0] * squares)
+        self.pending_scores = array("h", [0] * squares)
+        self.root_count = 0
+        self.root_empties = 0
+        self.outcome = None  # the solver's win (1) / draw (0) / loss (-1) once known, and its move
+        self.outcome_square = NO_MOVE
+        self._stopped = SearchStopped()
+        self.start()
+
+    # ----- limits ---------------------------------------------------------
+
+    def start(self, node_limit=None, deadline=None, now=None, should_stop=None):
+        """Reset the node count and set the limits for the next search(es).
+
+        `deadline` is a tick value of `now` (a ticks_ms-like function).
+        """
+        self.nodes = 0
+        self.node_limit = NO_LIMIT if node_limit is None else node_limit
+        self.deadline = deadline
+        self.now = ticks_ms if now is None else now
+        self.should_stop = should_stop
+        self.next_check = min(CHECK_EVERY, self.node_limit)
+        self.table.new_search()
+
+    def _checkpoint(self):
+        if self.nodes >= self.node_limit:
+            raise self._stopped
+        if self.should_stop is not None and self.should_stop():
+            raise self._stopped
+        if self.deadline is not None and ticks_diff(self.deadline, self.now()) <= 0:
+            raise self._stopped
+        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
+
+    # ----- the root ---------------------------------------------------------
+
+    def set_root(self, player, opponent):
+        """Put the position (player to move) at ply 0 and order its moves; returns how many there are."""
+        k = self.kernel
+        k.set_root(player, opponent)
+        self.root_empties = k.empties(0)
+        count = k.generate(0)
+        if count > 1:
+            self._order(0, 0, count, NO_MOVE, True)
+        for i in range(count):
+            self.root_moves[i] = k.move_list[i]
+            self.root_scores[i] = 0
+        self.root_count = count
+        self.completed_moves = 0
+        self.best_square = self.root_moves[0] if count else NO_MOVE
+        self.best_score = 0
+        return count
+
+    def search_root(self, depth, alpha, beta, exact=False, every_move=False):
+        """Search each root move (exactly if `exact`, else `depth` plies); returns the best score.
+
+        When it returns, root_moves is sorted best first and root_scores holds
+        each move's score: exact for the best one (if inside the window), a
+        bound for the others, or, with `every_move`, each one's true score
+        (slower: every move gets the full window). While it runs,
+        best_square/best_score and completed_moves tell the best of the moves
+        finished so far; a stopped search leaves root_moves/root_scores alone.
+        """
+        k = self.kernel
+        moves = self.root_moves
+        pending = self.pending_scores
+        best = -INFINITY
+        self.completed_moves = 0
+        for i in range(self.root_count):
+            k.play(0, moves[i])
+            if every_move:
+                score = -self._child(exact, depth, -INFINITY, INFINITY)
+            elif i == 0:
+                score = -self._child(exact, depth, -beta, -alpha)
+            else:
+                score = -self._child(exact, depth, -alpha - 1, -alpha)
+                if alpha < score < beta:
+                    score = -self._child(exact, depth, -beta, -alpha)
+            pending[i] = score
+            self.completed_moves = i + 1
+            if score > best:
+                best = score
+                self.best_square = moves[i]
+                self.best_score = score
+                if score > alpha and not every_move:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        for i in range(self.completed_moves):
+            self.root_scores[i] = pending[i]
+        self._sort_root()
+        return best
+
+    def _child(self, exact, depth, alpha, beta):
+        if exact:
+            return self._solve(1, self.root_empties - 1, alpha, beta)
+        return self._pvs(1, depth - 1, alpha, beta)
+
+    def _sort_root(self):
+        """Best score first, earlier order kept among equals (insertion sort: the list is short)."""
+        moves = self.root_moves
+        scores = self.root_scores
+        for i in range(1, self.completed_moves):
+            square = moves[i]
+            score = scores[i]
+            j = i - 1
+            while j >= 0 and scores[j] < score:
+                moves[j + 1] = moves[j]
+                scores[j + 1] = scores[j]
+                j -= 1
+            moves[j + 1] = square
+            scores[j + 1] = score
+
+    def iterate(self, max_depth, every_move=False):
+        """Iterative deepening from depth 1 until max_depth, the end of the game, or a limit.
+
+        Returns the depth of the last complete iteration (0 if none); its
+        result is in best_square/best_score and root_moves/root_scores. If a
+        limit stopped a deeper iteration after it finished its first move, the
+        best move of that iteration so far is taken (it has been searched
+        deeper than the last complete result).
+        """
+        completed = 0
+        square = score = None
+        for depth in range(1, max_depth + 1):
+            try:
+                self.search_root(depth, -INFINITY, INFINITY, False, every_move)
+            except SearchStopped:
+                if self.completed_moves and not every_move:
+                    return depth
+                break
+            completed = depth
+            square = self.best_square
+            score = self.best_score
+            if depth >= self.root_empties:
+                break  # every line reached the end of the game: the score is exact
+        if completed:
+            self.best_square = square
+            self.best_score = score
+        return completed
+
+    # ----- the midgame search ---------------------------------------------
+
+    def _pvs(self, ply, depth, alpha, beta):
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._checkpoint()
+        k = self.kernel
+        if depth <= 0:
+            return self.evaluator.evaluate(k, ply)
+        table = self.table
+        table_move = NO_MOVE
+        if depth >= TABLE_DEPTH:
+            slot = k.hash(ply) >> table.shift
+            lock = k.lock(ply)
+            flags = table.flags[slot]
+            if flags and table.locks[slot] == lock:
+                table_move = table.moves[slot]
+                if not flags & KIND_SOLVE and table.depths[slot] >= depth:
+                    score = table.scores[slot]
+                    bound = flags & BOUND_EXACT
+                    if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (
+                            bound == BOUND_UPPER and score <= alpha):
+                        return score
+        count = k.generate(ply)
+        if count == 0:
+            if k.opponent_mobility(ply) == 0:
+                return self._final(ply) * DISC
+            k.pass_move(ply)
+            return -self._pvs(ply + 1, depth, -beta, -alpha)
+        base = ply * k.stride
+        if count > 1:
+            self._order(ply, base, count, table_move, depth >= ORDER_DEPTH)
+        moves = k.move_list
+        start_alpha = alpha
+        best = -INFINITY
+        best_move = NO_MOVE
+        for i in range(base, base + count):
+            square = moves[i]
+            k.play(ply, square)
+            if best_move == NO_MOVE:
+                score = -self._pvs(ply + 1, depth - 1, -beta, -alpha)
+            else:
+                score = -self._pvs(ply + 1, depth - 1, -alpha - 1, -alpha)
+                if alpha < score < beta:
+                    score = -self._pvs(ply + 1, depth - 1, -beta, -alpha)
+            if score > best:
+                best = score
+                best_move = square
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        if depth >= TABLE_DEPTH:
+            if best >= beta:
+                bound = BOUND_LOWER
+            elif best > start_alpha:
+                bound = BOUND_EXACT
+            else:
+                bound = BOUND_UPPER
+            table.store(slot, lock, depth, best, best_move, bound, 0)
+        return best
+
+    def _order(self, ply, base, count, first, by_mobility):
+        """Sort the `count` moves at move_list[base:] best first: `first` (the table's move), then by key."""
+        k = self.kernel
+        moves = k.move_list
+        keys = self.keys
+        rank = self.rank
+        for i in range(base, base + count):
+            square = moves[i]
+            if square == first:
+                keys[i] = 0
+            elif by_mobility:
+                k.play(ply, square)
+                keys[i] = 1 + rank[square] + 3 * min(k.mobility(ply + 1), 80)
+            else:
+                keys[i] = 1 + rank[square]
+        for i in range(base + 1, base + count):
+            square = moves[i]
+            key = keys[i]
+            j = i - 1
+            while j >= base and keys[j] > key:
+                moves[j + 1] = moves[j]
+                keys[j + 1] = keys[j]
+                j -= 1
+            moves[j + 1] = square
+            keys[j + 1] = key
+
+    def _final(self, ply):
+        """The finished game's score in discs for the side to move at `ply` (WOF: empties to the winner)."""
+        k = self.kernel
+        diff = k.discs(ply) - k.opponent_discs(ply)
+        if diff > 0:
+            diff += k.empties(ply)
+        elif diff < 0:
+            diff -= k.empties(ply)
+        return -diff if self.anti else diff
+
+    # ----- the endgame solver -----------------------------------------------
+
+    def _solve(self, ply, empties, alpha, beta):
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._checkpoint()
+        k = self.kernel
+        table = self.table
+        table_move = NO_MOVE
+        if empties >= SOLVE_TABLE_EMPTIES:
+            slot = k.hash(ply) >> table.shift
+            lock = k.lock(ply)
+            flags = table.flags[slot]
+            if flags and table.locks[slot] == lock:
+                table_move = table.moves[slot]
+                if flags & KIND_SOLVE:
+                    score = table.scores[slot]
+                    bound = flags & BOUND_EXACT
+                    if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (
+                            bound == BOUND_UPPER and score <= alpha):
+                        return score
+        count = k.generate(ply)
+        if count == 0:
+            if k.opponent_mobility(ply) == 0:
+                return self._final(ply)
+            k.pass_move(ply)
+            return -self._solve(ply + 1, empties, -beta, -alpha)
+        base = ply * k.stride
+        moves = k.move_list
+        if empties == 1:
+            k.play(ply, moves[base])
+            return -self._final(ply + 1)
+        if count > 1 and empties >= SOLVE_ORDER_EMPTIES:
+            self._order(ply, base, count, table_move, True)
+        start_alpha = alpha
+        best = -INFINITY
+        best_move = NO_MOVE
+        for i in range(base, base + count):
+            square = moves[i]
+            k.play(ply, square)
+            if best_move == NO_MOVE:
+                score = -self._solve(ply + 1, empties - 1, -beta, -alpha)
+            else:
+                score = -self._solve(ply + 1, empties - 1, -alpha - 1, -alpha)
+                if alpha < score < beta:
+                    score = -self._solve(ply + 1, empties - 1, -beta, -alpha)
+            if score > best:
+                best = score
+                best_move = square
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        if empties >= SOLVE_TABLE_EMPTIES:
+            if best >= beta:
+                bound = BOUND_LOWER
+            elif best > start_alpha:
+                bound = BOUND_EXACT
+            else:
+                bound = BOUND_UPPER
+            table.store(slot, lock, empties, best, best_move, bound, KIND_SOLVE)
+        return best

@@ -1,0 +1,270 @@
+"""The handheld's application: the main loop, the screen stack, idle dimming and the crash screen.
+
+    App(device, player, version).run()
+
+`device` is the hardware layer's device (display, buttons, sound, storage,
+clock); `player` the computer player module. Nothing here touches hardware
+directly, so tests and the simulator drive the very same code.
+
+Screens (ui/screens.py and the modules next to it) receive actions from
+ui/keys.py, do their work in tick(), and draw the whole frame in draw(fb);
+the app redraws only when a screen says something changed.
+"""
+
+import gc
+
+from othello.compat import ticks_diff
+from ui import gfx, keys, settings as settings_module
+from ui.font import wrap
+from ui.session import Rng, Session
+from ui.sounds import Sounds
+from ui.store import GAME, LOG, SETTINGS, Store
+
+FRAME_MS = 20  # main loop period: buttons are polled 50 times a second
+NOTICE_MS = 2500
+DIM_CONTRAST = 0
+
+
+class Screen:
+    """What every screen can do; the app calls these."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def enter(self):
+        """Became the top screen (pushed, or the one above it was closed)."""
+
+    def leave(self):
+        """Another screen covers this one, or this one is closed."""
+
+    def handle(self, action):
+        pass
+
+    def tick(self, now):
+        pass
+
+    def draw(self, fb):
+        pass
+
+
+class App:
+    def __init__(self, device, player, version="?"):
+        self.device = device
+        self.display = device.display
+        self.fb = device.display.fb
+        self.player = player
+        self.version = version
+        self.level_count = len(player.LEVELS)
+        self.keymap = keys.Keymap(device.buttons.names)
+        self.store = Store(device.storage)
+        problems = []
+        data, problem = self.store.load(SETTINGS)
+        self.settings, bad = settings_module.repair(data if data is not None else {}, self.level_count)
+        if problem:
+            problems.append(problem + ": defaults used")
+        elif data is not None and bad:
+            problems.append("settings repaired")
+        self.settings_changed = False
+        self.sounds = Sounds(device.sound, self.settings)
+        self.rng = Rng(device.ticks_ms())
+        self.session, problem = Session.load(self.store, self.level_count, device.ticks_ms)
+        if problem:
+            problems.append(problem + ": game lost")
+        self.screens = []
+        self.actions = []
+        self.dirty = True
+        self.notice = None
+        self.notice_until = 0
+        now = device.ticks_ms()
+        self.last_input = now
+        self.dimmed = False
+        self.blank = False
+        self.swallowing = None  # the button that woke the screen: ignored until released
+        self.failures = 0
+        self.apply_contrast()
+        from ui.screens import TitleScreen
+
+        self.push(TitleScreen(self))
+        if problems:
+            self.notify(". ".join(problems))
+
+    # ----- the loop -----------------------------------------------------------
+
+    def run(self):
+        """Run forever."""
+        while True:
+            self.step()
+
+    def step(self):
+        """One turn of the main loop; an unexpected error shows the crash screen instead of stopping."""
+        try:
+            self.loop_once()
+        except Exception as error:
+            self.fail(error)
+
+    def loop_once(self):
+        now = self.device.ticks_ms()
+        self.service(now)
+        while self.actions:
+            action = self.actions.pop(0)
+            if self.notice is not None:
+                self.notice = None
+                self.dirty = True
+            self.screen.handle(action)
+        self.screen.tick(self.device.ticks_ms())
+        if self.notice is not None and ticks_diff(now, self.notice_until) >= 0:
+            self.notice = None
+            self.dirty = True
+        if self.dirty:
+            self.redraw()
+        self.device.sleep_ms(FRAME_MS)
+
+    def service(self, now):
+        """Keep the device alive: read the buttons, dim or wake the screen, run the buzzer.
+
+        The computer player calls this (through the game screen) while it thinks.
+        """
+        for name, kind in self.device.buttons.poll(now):
+            if name == self.swallowing:
+                if kind == keys.RELEASE:
+                    self.swallowing = None
+                continue
+            self.last_input = now
+            if (self.dimmed or self.blank) and kind == keys.PRESS:
+                self.wake()
+                self.swallowing = name
+                continue
+            action = self.keymap.action(name, kind)
+            if action is not None:
+                self.actions.append(action)
+                self.rng.stir(now)
+        self.check_idle(now)
+        self.sounds.update(now)
+
+    def redraw(self):
+        if self.blank:
+            return
+        fb = self.fb
+        fb.fill(0)
+        self.screen.draw(fb)
+        if self.notice is not None:
+            gfx.dialog(fb, self.notice)
+        self.display.show()
+        self.dirty = False
+
+    # ----- screens --------------------------------------------------------------
+
+    @property
+    def screen(self):
+        return self.screens[-1]
+
+    def push(self, screen):
+        if self.screens:
+            self.screens[-1].leave()
+        self.screens.append(screen)
+        screen.enter()
+        self.dirty = True
+
+    def pop(self):
+        self.screens.pop().leave()
+        self.screens[-1].enter()
+        self.dirty = True
+
+    def replace(self, screen):
+        self.screens.pop().leave()
+        self.screens.append(screen)
+        screen.enter()
+        self.dirty = True
+
+    def home(self):
+        """Back to the main menu, closing everything above it."""
+        from ui.screens import main_menu
+
+        while len(self.screens) > 1:
+            self.screens.pop().leave()
+        self.screens[0].leave()
+        self.screens[0] = main_menu(self)
+        self.screens[0].enter()
+        self.dirty = True
+        gc.collect()
+
+    def notify(self, text):
+        """A short message in a box over the screen; any key or a few seconds close it."""
+        self.notice = wrap(text, 20)[:4]
+        self.notice_until = self.device.ticks_ms() + NOTICE_MS
+        self.dirty = True
+
+    # ----- settings, saving --------------------------------------------------------
+
+    def level_name(self, level):
+        return self.player.LEVELS[level - 1].name
+
+    def save_settings(self):
+        if self.settings_changed:
+            if not self.store.save(SETTINGS, self.settings):
+                self.notify("Could not save the settings")
+            self.settings_changed = False
+
+    def save_session(self):
+        if self.session is None:
+            self.store.remove(GAME)
+        elif not self.store.save(GAME, self.session.to_dict()):
+            self.notify("Flash full: game not saved")
+
+    # ----- the screen's power -------------------------------------------------------
+
+    def apply_contrast(self):
+        self.display.contrast(settings_module.CONTRAST_LEVELS[self.settings["contrast"] - 1])
+
+    def check_idle(self, now):
+        idle_s = self.settings["idle"]
+        if not idle_s:
+            return
+        idle = ticks_diff(now, self.last_input)
+        if not self.dimmed and idle >= idle_s * 1000:
+            self.dimmed = True
+            self.display.contrast(DIM_CONTRAST)
+        if self.dimmed and not self.blank and idle >= (idle_s + settings_module.IDLE_BLANK_AFTER_DIM_S) * 1000:
+            self.blank = True
+            self.display.power(False)
+
+    def wake(self):
+        if self.blank:
+            self.display.power(True)
+            self.blank = False
+            self.dirty = True
+        self.dimmed = False
+        self.apply_contrast()
+
+    # ----- when things go wrong -------------------------------------------------------
+
+    def fail(self, error):
+        """Log an unexpected error to flash and show the crash screen, which offers a restart."""
+        self.failures += 1
+        if self.failures > 3:  # the crash screen itself keeps failing: let main.py deal with it
+            raise error
+        self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), traceback_text(error)))
+        from ui.screens import ErrorScreen
+
+        self.screens = [ErrorScreen(self, error)]
+        self.actions = []
+        self.notice = None
+        self.blank = self.dimmed = False
+        self.display.power(True)
+        self.apply_contrast()
+        self.dirty = True
+
+
+def traceback_text(error):
+    """The error with its traceback, as MicroPython or CPython prints it."""
+    import io
+    import sys
+
+    stream = io.StringIO()
+    if hasattr(sys, "print_exception"):
+        sys.print_exception(error, stream)
+    else:
+        import traceback
+
+        traceback.print_exception(type(error), error, error.__traceback__, file=stream)
+    return stream.getvalue()

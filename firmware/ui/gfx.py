@@ -1,0 +1,196 @@
+"""Drawing on the display's framebuffer: bars, dialogs, the board and its discs.
+
+Only framebuf's fill, pixel, hline, vline, rect and fill_rect are used, so
+the device and the simulator draw identical pixels.
+
+Discs on a one-colour OLED: White is a filled disc, Black a ring (lit means
+white, as on the board it stands for). The cursor inverts its square and
+blinks (Blink), so the disc under it is seen as it is half of the time.
+"""
+
+from othello.compat import ticks_diff
+from ui.font import ADVANCE, draw_columns, draw_text, text_width
+
+SCREEN_W = 128
+SCREEN_H = 64
+ROW = 9  # menu and dialog line pitch: 8 pixels of text and one of air
+
+
+# Disc pictures by diameter, as column bytes like the font's glyphs (bit 0 on
+# top): white, black, then the two frames of a disc seen turning (narrow, edge-on).
+SPRITES = {
+    5: (
+        b"\x0e\x1f\x1f\x1f\x0e",
+        b"\x0e\x11\x11\x11\x0e",
+        b"\x00\x0e\x1f\x0e\x00",
+        b"\x00\x00\x1f\x00\x00",
+    ),
+    7: (
+        b"\x1c\x3e\x7f\x7f\x7f\x3e\x1c",
+        b"\x1c\x22\x41\x41\x41\x22\x1c",
+        b"\x00\x00\x3e\x7f\x3e\x00\x00",
+        b"\x00\x00\x00\x7f\x00\x00\x00",
+    ),
+}
+WHITE_SPRITE, BLACK_SPRITE, NARROW_SPRITE, EDGE_SPRITE = 0, 1, 2, 3
+
+# Board side -> (square pitch in pixels, disc diameter, grid drawn as lines (else dots), left, top)
+LAYOUTS = {
+    6: (10, 7, True, 1, 2),
+    8: (8, 5, True, 1, 0),
+    10: (6, 5, False, 1, 2),
+}
+
+
+def draw_sprite(fb, picture, x, y, colour):
+    draw_columns(fb, picture, 0, len(picture), x, y, colour)
+
+
+def centred(fb, y, text, colour=1, scale=1, left=0, width=SCREEN_W):
+    draw_text(fb, left + (width - text_width(text, scale)) // 2, y, text, colour, scale)
+
+
+def bar(fb, y, text, height=ROW):
+    """A lit bar across the screen with dark, centred text: titles and banners."""
+    fb.fill_rect(0, y, SCREEN_W, height, 1)
+    centred(fb, y + 1, text, 0)
+
+
+def dialog(fb, lines, top=None):
+    """A framed box with centred lines of text over whatever is on screen."""
+    columns = 0
+    for line in lines:
+        columns = max(columns, len(line))
+    width = min(SCREEN_W, columns * ADVANCE + 7)
+    height = len(lines) * ROW + 5
+    left = (SCREEN_W - width) // 2
+    if top is None:
+        top = (SCREEN_H - height) // 2
+    fb.fill_rect(left, top, width, height, 0)
+    fb.rect(left + 1, top + 1, width - 2, height - 2, 1)
+    y = top + 3
+    for line in lines:
+        centred(fb, y, line, 1, 1, left, width)
+        y += ROW
+
+
+class BoardView:
+    """Where each square of an n x n board is on the screen, and how to draw the board."""
+
+    def __init__(self, size):
+        pitch, disc, lines, left, top = LAYOUTS[size]
+        self.size = size
+        self.pitch = pitch
+        self.disc = disc
+        self.lines = lines
+        self.left = left
+        self.top = top
+        self.inner = pitch - 1  # a square's inside, without its grid line
+        self.offset = (self.inner - disc) // 2
+        self.sprites = SPRITES[disc]
+        self.right = left + size * pitch  # first column right of the board's frame
+
+    def origin(self, square):
+        """Top-left pixel of a square's inside."""
+        n = self.size
+        return self.left + square % n * self.pitch, self.top + square // n * self.pitch
+
+    def draw_grid(self, fb):
+        n, p, left, top = self.size, self.pitch, self.left, self.top
+        span = n * p + 1
+        fb.rect(left - 1, top - 1, span, span, 1)
+        if self.lines:
+            for i in range(1, n):
+                fb.vline(left - 1 + i * p, top, n * p - 1, 1)
+                fb.hline(left, top - 1 + i * p, n * p - 1, 1)
+        else:
+            for row in range(1, n):
+                for column in range(1, n):
+                    fb.pixel(left - 1 + column * p, top - 1 + row * p, 1)
+
+    def draw(self, fb, board, cursor=-1, legal=0, last=-1, flipping=0, phase=0):
+        """The board with its discs.
+
+        cursor:   square shown inverted (-1 for none)
+        legal:    mask of squares to mark with a dot
+        last:     square whose disc gets a centre mark (-1 for none)
+        flipping: mask of discs drawn turning, at animation `phase` 1 (edge-on) or 2 (narrow)
+        """
+        self.draw_grid(fb)
+        black, white = board.discs[0], board.discs[1]
+        hole = board.geometry.blocked
+        sprites = self.sprites
+        inner, offset = self.inner, self.offset
+        middle = inner // 2
+        bit = 1
+        for square in range(self.size * self.size):
+            x, y = self.origin(square)
+            ink = 1
+            if square == cursor:
+                fb.fill_rect(x, y, inner, inner, 1)
+                ink = 0
+            if (black | white) & bit:
+                if flipping & bit:
+                    picture = sprites[EDGE_SPRITE if phase == 1 else NARROW_SPRITE]
+                else:
+                    picture = sprites[BLACK_SPRITE if black & bit else WHITE_SPRITE]
+                draw_sprite(fb, picture, x + offset, y + offset, ink)
+                if square == last:
+                    # the centre pixel in the other colour: dark on a filled disc, lit inside a ring
+                    fb.pixel(x + middle, y + middle, 1 - ink if white & bit else ink)
+            elif hole & bit:
+                for i in range(inner):
+                    fb.pixel(x + i, y + i, ink)
+                    fb.pixel(x + inner - 1 - i, y + i, ink)
+            elif legal & bit:
+                fb.hline(x + middle - 1, y + middle, 3, ink)
+                fb.pixel(x + middle, y + middle - 1, ink)
+                fb.pixel(x + middle, y + middle + 1, ink)
+            bit <<= 1
+
+    def draw_disc(self, fb, x, y, colour, phase=0):
+        """One disc of `colour` (0 black, 1 white) at (x, y), or a turning frame for phase 1 (edge-on) / 2 (narrow)."""
+        if phase:
+            picture = self.sprites[EDGE_SPRITE if phase == 1 else NARROW_SPRITE]
+        else:
+            picture = self.sprites[BLACK_SPRITE if colour == 0 else WHITE_SPRITE]
+        draw_sprite(fb, picture, x, y, 1)
+
+
+class Blink:
+    """The cursor's blink: shown for ON_MS, hidden for OFF_MS, and shown at once after every move."""
+
+    ON_MS = 600
+    OFF_MS = 300
+
+    def __init__(self, now):
+        self.since = now
+        self.shown = True
+
+    def restart(self, now):
+        self.since = now
+        self.shown = True
+
+    def update(self, now):
+        """Whether the cursor shows at `now`; True when that changed since the last call."""
+        shown = ticks_diff(now, self.since) % (self.ON_MS + self.OFF_MS) < self.ON_MS
+        changed = shown != self.shown
+        self.shown = shown
+        return changed
+
+
+def message_screen(display, title, text, footer=None):
+    """A whole screen of text with a title bar: for when there is no app to run (a broken config, a crash)."""
+    from ui.font import wrap
+
+    fb = display.fb
+    fb.fill(0)
+    bar(fb, 0, title)
+    rows = 5 if footer is None else 4
+    y = ROW + 1
+    for line in wrap(text, 21)[:rows]:
+        draw_text(fb, 0, y, line)
+        y += ROW
+    if footer is not None:
+        bar(fb, SCREEN_H - ROW, footer)
+    display.show()

@@ -1,0 +1,99 @@
+"""A game record played through move by move: a finished game from the records, or the game in progress.
+
+RIGHT, NEXT or OK step forward, LEFT or PREV back, UP jumps to the start,
+DOWN to the end, BACK closes. The record is replayed with the engine's own
+Game (take back / redo), so passes come back where they happened.
+"""
+
+from othello.board import PASS
+from othello.game import Game
+from othello.notation import square_name
+from othello.variant import BLACK, WHITE, Variant
+from ui import gfx, keys
+from ui.app import Screen
+from ui.font import BLACK_DISC, WHITE_DISC, draw_text, text_width
+
+
+def record_title(record):
+    """'You-L3', with the board size when it is not 8x8."""
+    players = record.get("p") or ["?", "?"]
+    size = (record.get("v") or {}).get("size", 8)
+    prefix = "" if size == 8 else "%d " % size
+    return "%s%s-%s" % (prefix, players[0], players[1])
+
+
+def score_text(record):
+    result = record.get("r")
+    if not result:
+        return "..."
+    return "%d-%d" % (result[1], result[2])
+
+
+class ReplayScreen(Screen):
+    def __init__(self, app, record):
+        Screen.__init__(self, app)
+        self.record = record
+        self.game = None
+        try:
+            game = Game(Variant.from_dict(record["v"]), None, app.device.ticks_ms, record.get("s"))
+            game.play_transcript(record["t"])
+        except (KeyError, TypeError, ValueError):
+            return
+        self.game = game
+        self.plies = len(game.history)
+        self.moves = len(game.moves_played())
+        while game.take_back() is not None:
+            pass
+        self.view = gfx.BoardView(game.board.size)
+
+    def enter(self):
+        if self.game is None:
+            self.app.pop()
+            self.app.notify("This record is damaged")
+
+    def handle(self, action):
+        game = self.game
+        if action == keys.BACK:
+            self.app.pop()
+        elif action in (keys.RIGHT, keys.NEXT, keys.OK):
+            game.redo()
+        elif action in (keys.LEFT, keys.PREV):
+            game.take_back()
+        elif action == keys.UP:
+            while game.take_back() is not None:
+                pass
+        elif action == keys.DOWN:
+            while game.redo() is not None:
+                pass
+        self.app.dirty = True
+
+    def draw(self, fb):
+        game = self.game
+        board = game.board
+        last = game.last_move()
+        self.view.draw(fb, board, -1, 0, -1 if last is None else last.square)
+        x = self.view.right + 2
+        players = self.record.get("p") or ["", ""]
+        for colour in (BLACK, WHITE):
+            y = colour * gfx.ROW
+            draw_text(fb, x, y + 1, (BLACK_DISC if colour == BLACK else WHITE_DISC) + "%2d" % board.count(colour))
+            draw_text(fb, gfx.SCREEN_W - 1 - text_width(players[colour]), y + 1, players[colour])
+        played = len(game.moves_played())
+        lines = ["Move %d/%d" % (played, self.moves)]
+        if game.history:
+            move = game.history[-1]
+            name = "pass" if move.square == PASS else square_name(move.square, board.size)
+            lines.append("%s %s" % (BLACK_DISC if move.colour == BLACK else WHITE_DISC, name))
+        else:
+            lines.append("Start")
+        if len(game.history) == self.plies and self.record.get("r"):
+            lines.append("End " + score_text(self.record))
+        else:
+            lines.append("")
+        keymap = self.app.keymap
+        lines.append("<> step" if keymap.scheme == "dpad" else keymap.label(keys.NEXT) + ": step")
+        lines.append(keymap.label(keys.BACK) + ": back")
+        y = 2 * gfx.ROW + 1
+        for line in lines:
+            draw_text(fb, x, y, line)
+            y += gfx.ROW

@@ -1,0 +1,281 @@
+"""The title, the menus and the small screens around the game.
+
+Main menu (docs/UI.md shows each screen):
+    Continue            the saved game, when there is one
+    Play computer       colour, level, start
+    Two players         start at once
+    Computer demo       the two levels, start
+    Variant     8x8     board size, start position, anti, first player, black hole
+    Handicap    off     corners given to Black or White
+    Clock       off     minutes each
+    Match    single     single game, N games or a race to P points
+    Set up board        edit a position and play from it
+    Records             the last games, move by move
+    Settings            sound, marks, animation, contrast, dimming
+    About               version, keys
+"""
+
+import gc
+
+from othello.compat import ticks_diff
+from othello.match import MATCH_GAMES, MATCH_RACE
+from othello.variant import START_EMPTY, START_PARALLEL, BLACK
+from ui import gfx, keys
+from ui import settings as choices
+from ui.app import Screen
+from ui.font import draw_text, wrap
+from ui.menu import Item, Menu, TextScreen
+from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, Session, rules_from_settings, variant_for
+from ui.sounds import CLICK
+from ui.store import RECORDS
+
+TITLE_MS = 3000
+COLOURS = ("Black", "White")
+START_NAMES = {"othello": "Othello", START_PARALLEL: "Parallel", START_EMPTY: "Reversi"}
+
+
+class TitleScreen(Screen):
+    def enter(self):
+        self.since = self.app.device.ticks_ms()
+
+    def handle(self, action):
+        self.app.replace(main_menu(self.app))
+
+    def tick(self, now):
+        if ticks_diff(now, self.since) >= TITLE_MS:
+            self.app.replace(main_menu(self.app))
+
+    def draw(self, fb):
+        gfx.centred(fb, 2, "POCKET", 1, 2)
+        gfx.centred(fb, 20, "OTHELLO", 1, 2)
+        view = gfx.BoardView(6)  # its 7-pixel discs
+        for i in range(8):
+            view.draw_disc(fb, 9 + i * 14, 40, i % 2)
+        gfx.centred(fb, 54, "v" + self.app.version)
+
+
+class ErrorScreen(Screen):
+    """What an unexpected error leaves on screen: what happened, and a way out."""
+
+    def __init__(self, app, error):
+        Screen.__init__(self, app)
+        self.lines = wrap("%s: %s" % (type(error).__name__, error), 21)[:4]
+
+    def handle(self, action):
+        if action == keys.OK:
+            self.app.device.reset()
+
+    def draw(self, fb):
+        gfx.bar(fb, 0, "Sorry, an error")
+        y = gfx.ROW + 1
+        for line in self.lines:
+            draw_text(fb, 1, y, line)
+            y += 9
+        gfx.bar(fb, 55, "A: restart")
+
+
+# ----- starting games ---------------------------------------------------------------------
+
+
+def start_game(app, mode, start=None, variant=None):
+    app.session = None
+    gc.collect()
+    app.session = Session.start(app.settings, mode, app.device.ticks_ms, app.rng, start, variant)
+    app.save_session()
+    open_game(app)
+
+
+def open_game(app):
+    from ui.play import GameScreen
+
+    app.home()
+    app.push(GameScreen(app, app.session))
+
+
+# ----- value texts ------------------------------------------------------------------------------
+
+
+def on_off(value):
+    return "on" if value else "off"
+
+
+def minutes(value):
+    return "%d min" % value if value else "off"
+
+
+def idle_text(seconds):
+    if not seconds:
+        return "never"
+    return "%d s" % seconds if seconds < 60 else "%d min" % (seconds // 60)
+
+
+def variant_text(s):
+    flags = ""
+    if s["start"] == START_PARALLEL:
+        flags += "P"
+    elif s["start"] == START_EMPTY:
+        flags += "R"
+    if s["anti"]:
+        flags += "A"
+    if s["first"] != BLACK:
+        flags += "W"
+    if s["hole"]:
+        flags += "H"
+    return "%dx%d %s" % (s["size"], s["size"], flags)
+
+
+def handicap_text(s):
+    if not s["handicap"]:
+        return "off"
+    return "%s+%d" % ("BW"[s["handicap_to"]], s["handicap"])
+
+
+def match_text(s):
+    if s["match"] == MATCH_GAMES:
+        return "%d games" % s["games"]
+    if s["match"] == MATCH_RACE:
+        return "race %d" % s["race"]
+    return "single"
+
+
+def setting(app, label, key, text, changed=None):
+    """A menu line showing a setting's value; LEFT/RIGHT/OK step it."""
+    s = app.settings
+
+    def change(step):
+        choices.cycle(s, key, step, app.level_count)
+        app.settings_changed = True
+        if changed is not None:
+            changed()
+
+    return Item(label, None, lambda: text(s[key]), change)
+
+
+def level_setting(app, label, key):
+    return setting(app, label, key, lambda level: "%d %s" % (level, app.level_name(level)))
+
+
+# ----- the menus --------------------------------------------------------------------------------
+
+
+def main_menu(app):
+    s = app.settings
+    items = []
+    if app.session is not None:
+        items.append(Item("Continue", lambda: open_game(app)))
+    items += [
+        Item("Play computer", lambda: app.push(computer_menu(app))),
+        Item("Two players", lambda: start_game(app, MODE_TWO)),
+        Item("Computer demo", lambda: app.push(demo_menu(app))),
+        Item("Variant", lambda: app.push(variant_menu(app)), lambda: variant_text(s)),
+        Item("Handicap", None, lambda: handicap_text(s), lambda step: step_handicap(app, step)),
+        setting(app, "Clock", "clock", minutes),
+        Item("Match", lambda: app.push(match_menu(app)), lambda: match_text(s)),
+        Item("Set up board", lambda: open_setup(app)),
+        Item("Records", lambda: app.push(records_menu(app))),
+        Item("Settings", lambda: app.push(settings_menu(app))),
+        Item("About", lambda: app.push(about_screen(app))),
+    ]
+    return Menu(app, "Pocket Othello", items)
+
+
+def step_handicap(app, step):
+    """Handicap cycles off, B+1..B+4, W+1..W+4: one line for two settings."""
+    s = app.settings
+    states = [(0, BLACK)] + [(n, BLACK) for n in range(1, 5)] + [(n, 1 - BLACK) for n in range(1, 5)]
+    current = (s["handicap"], s["handicap_to"] if s["handicap"] else BLACK)
+    index = (states.index(current) + step) % len(states)
+    s["handicap"], s["handicap_to"] = states[index]
+    app.settings_changed = True
+
+
+def computer_menu(app):
+    return Menu(app, "Play computer", [
+        setting(app, "You play", "colour", lambda c: COLOURS[c]),
+        level_setting(app, "Level", "level"),
+        Item("Start", lambda: start_game(app, MODE_COMPUTER)),
+    ])
+
+
+def demo_menu(app):
+    return Menu(app, "Computer demo", [
+        level_setting(app, "Black", "demo_black"),
+        level_setting(app, "White", "demo_white"),
+        Item("Start", lambda: start_game(app, MODE_DEMO)),
+    ])
+
+
+def variant_menu(app):
+    return Menu(app, "Variant", [
+        setting(app, "Board", "size", lambda n: "%dx%d" % (n, n)),
+        setting(app, "Start", "start", lambda v: START_NAMES[v]),
+        setting(app, "Winner", "anti", lambda anti: "fewest" if anti else "most"),
+        setting(app, "First", "first", lambda c: COLOURS[c]),
+        setting(app, "Black hole", "hole", lambda hole: "random" if hole else "off"),
+    ])
+
+
+def match_menu(app):
+    return Menu(app, "Match", [
+        setting(app, "Play", "match", lambda mode: {"single": "1 game", MATCH_GAMES: "N games", MATCH_RACE: "race"}[mode]),
+        setting(app, "Games", "games", str),
+        setting(app, "Race to", "race", lambda points: "%d pts" % points),
+    ])
+
+
+def settings_menu(app):
+    def sound_changed():
+        app.sounds.play(CLICK)
+
+    return Menu(app, "Settings", [
+        setting(app, "Sound", "sound", on_off, sound_changed),
+        setting(app, "Legal moves", "legal", on_off),
+        setting(app, "Last move", "last", on_off),
+        setting(app, "Flip anim", "anim", on_off),
+        setting(app, "Contrast", "contrast", lambda level: "%d/5" % level, app.apply_contrast),
+        setting(app, "Dim after", "idle", idle_text),
+    ])
+
+
+def about_screen(app):
+    lines = ["Version " + app.version, "%d levels of play" % app.level_count]
+    return TextScreen(app, "About", lines + list(app.keymap.help_lines()))
+
+
+def records_menu(app):
+    records, problem = app.store.load_records()
+    if problem:
+        app.notify(problem)
+    if not records:
+        return TextScreen(app, "Records", ["No finished games", "yet."])
+    items = []
+    for number, record in enumerate(records):
+        items.append(record_item(app, number + 1, record))
+    items.append(Item("Clear records", lambda: app.push(clear_records_menu(app))))
+    return Menu(app, "Records", items)
+
+
+def record_item(app, number, record):
+    from ui.replay import ReplayScreen, record_title, score_text
+
+    return Item(
+        "%d %s" % (number, record_title(record)),
+        lambda: app.push(ReplayScreen(app, record)),
+        lambda: score_text(record),
+    )
+
+
+def clear_records_menu(app):
+    def clear():
+        app.store.remove(RECORDS)
+        app.home()
+        app.notify("Records cleared")
+
+    return Menu(app, "Clear records?", [Item("No", app.pop), Item("Yes, clear", clear)])
+
+
+def open_setup(app):
+    from othello.board import Board
+    from ui.setup import SetupScreen
+
+    app.push(SetupScreen(app, Board(variant_for(rules_from_settings(app.settings), app.rng))))

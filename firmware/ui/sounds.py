@@ -1,0 +1,35 @@
+"""The buzzer's sound effects: (frequency Hz, milliseconds) steps, 0 Hz a rest."""
+
+PLACE = ((1568, 25),)
+FLIP_TICK = ((2637, 8), (0, 22))
+ILLEGAL = ((196, 90), (0, 30), (147, 140))
+PASS = ((880, 70), (0, 30), (660, 110))
+WIN = ((523, 90), (659, 90), (784, 90), (1047, 220))
+LOSE = ((392, 140), (330, 140), (262, 260))
+DRAW = ((523, 120), (523, 120))
+HINT = ((1319, 40), (1760, 60))
+CLICK = ((1175, 12),)
+
+_MAX_TICKS = 12  # flips beyond this make no further ticks: a long rattle is noise
+
+
+class Sounds:
+    def __init__(self, sound, settings):
+        self.sound = sound
+        self.settings = settings
+
+    def play(self, tune):
+        if self.settings["sound"]:
+            self.sound.play(tune)
+
+    def move(self, flipped_count):
+        """The click of a placed disc followed by one tick per flipped disc."""
+        if not self.settings["sound"]:
+            return
+        self.sound.play(PLACE + FLIP_TICK * min(flipped_count, _MAX_TICKS))
+
+    def update(self, now):
+        self.sound.update(now)
+
+    def stop(self):
+        self.sound.stop()

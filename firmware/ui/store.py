@@ -1,0 +1,81 @@
+"""Save files on the device's flash: JSON documents written atomically, and a bounded error log.
+
+Files (names in device.storage):
+- settings.json  settings and new-game choices (ui/settings.py)
+- game.json      the game in progress with its match (ui/session.py)
+- records.json   the last RECORDS_KEPT finished games, newest first
+- error.log      the last few unexpected errors, at most LOG_LIMIT bytes
+
+storage.write_atomic replaces a file in one step, so a power cut leaves the
+old or the new version. Reading never raises: a missing file is None, and a
+truncated or corrupt one is reported as a problem for the caller to show.
+"""
+
+import json
+
+SETTINGS = "settings.json"
+GAME = "game.json"
+RECORDS = "records.json"
+LOG = "error.log"
+RECORDS_KEPT = 10
+LOG_LIMIT = 2048
+
+
+class Store:
+    def __init__(self, storage):
+        self.storage = storage
+
+    def load(self, name):
+        """(data, None) for a good file, (None, None) for a missing one, (None, problem) for a bad one."""
+        try:
+            raw = self.storage.read(name)
+        except Exception as error:  # a flash read error must not stop the device
+            return None, "%s unreadable (%s)" % (name, error)
+        if raw is None:
+            return None, None
+        try:
+            return json.loads(raw.decode()), None
+        except Exception:  # ValueError, UnicodeError and whatever a damaged file provokes
+            return None, "%s damaged" % name
+
+    def save(self, name, data):
+        """Write `data` as JSON; returns False (and keeps the old file) if the flash refuses."""
+        try:
+            self.storage.write_atomic(name, json.dumps(data).encode())
+            return True
+        except OSError:
+            return False
+
+    def remove(self, name):
+        try:
+            self.storage.remove(name)
+        except OSError:
+            pass
+
+    def load_records(self):
+        """The list of saved game records, newest first; (records, problem)."""
+        data, problem = self.load(RECORDS)
+        if data is None:
+            return [], problem
+        if not isinstance(data, list):
+            return [], "%s damaged" % RECORDS
+        return [r for r in data if isinstance(r, dict)][:RECORDS_KEPT], problem
+
+    def add_record(self, record):
+        records = self.load_records()[0]
+        records.insert(0, record)
+        return self.save(RECORDS, records[:RECORDS_KEPT])
+
+    def append_log(self, text):
+        """Add `text` to error.log, dropping the oldest bytes beyond LOG_LIMIT."""
+        try:
+            old = self.storage.read(LOG) or b""
+        except Exception:
+            old = b""
+        data = old + text.encode()
+        if len(data) > LOG_LIMIT:
+            data = data[-LOG_LIMIT:]
+        try:
+            self.storage.write_atomic(LOG, data)
+        except Exception:  # the log is best effort: never let it hide the original error
+            pass

@@ -1,0 +1,24 @@
+"""tools/device_bench.py (make bench-device) runs under both host MicroPythons, with --quick."""
+
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "tools" / "device_bench.py"
+
+
+def test_device_bench_quick_run(micropython):
+    code = "import sys\nsys.argv[:] = ['device_bench.py', '--quick']\n" + BENCH.read_text()
+    # The unix port with the Pico's heap; the WASI build's collector is off, so it keeps its big heap.
+    output = micropython(code, heap="192K") if micropython.interpreter == "unix" else micropython(code)
+    figures = dict(line.split(" ", 1) for line in output.splitlines())
+    assert figures["device_bench"] == "quick"
+    assert figures["kernel"] in ("plain", "viper")
+    assert figures["perft_depth"] == "3" and figures["perft_leaves"] == "56"
+    assert not [name for name in figures if "WRONG" in name]
+    assert int(figures["perft_nodes_per_s"]) > 0
+    assert int(figures["perft_bytes_per_node"]) >= 0
+    if figures["kernel"] == "viper":
+        assert figures["perft_viper_leaves"] == "56"
+    assert int(figures["search_moves"]) >= 1
+    assert int(figures["search_nodes_per_s"]) > 0
+    assert int(figures["search_ms_per_move"]) <= int(figures["search_ms_per_move_max"])
+    assert int(figures["free_heap_start"]) > 0 and int(figures["free_heap_end"]) > 0

@@ -1,0 +1,80 @@
+"""make firmware: the pinned MicroPython download, checked as an RP2040 UF2 file, with no network used."""
+
+import io
+import struct
+import urllib.error
+
+import pytest
+
+import fetch_firmware
+
+
+def uf2(blocks=3, family=fetch_firmware.RP2040_FAMILY):
+    """A UF2 image in the format the Pico's boot ROM reads (payload zeros)."""
+    image = b""
+    for number in range(blocks):
+        header = struct.pack("<IIIIIIII", *fetch_firmware.UF2_MAGIC_START, fetch_firmware.UF2_FAMILY_PRESENT,
+                             0x10000000 + 256 * number, 256, number, blocks, family)
+        image += header + bytes(476) + struct.pack("<I", fetch_firmware.UF2_MAGIC_END)
+    return image
+
+
+def serving(data):
+    def urlopen(url, timeout):
+        assert url == fetch_firmware.url("RPI_PICO")
+        return io.BytesIO(data)
+
+    return urlopen
+
+
+def offline(url, timeout):
+    raise urllib.error.URLError("Name or service not known")
+
+
+def test_the_pinned_release_is_micropython_1_22_or_later_for_both_boards():
+    major, minor = (int(part) for part in fetch_firmware.VERSION.lstrip("v").split(".")[:2])
+    assert (major, minor) >= (1, 22)
+    for board in fetch_firmware.BOARDS:
+        assert fetch_firmware.url(board) == "https://micropython.org/resources/firmware/%s-%s-%s.uf2" % (
+            board, fetch_firmware.RELEASE_DATE, fetch_firmware.VERSION)
+
+
+def test_uf2_check():
+    assert fetch_firmware.uf2_problem(uf2()) is None
+    assert "whole number" in fetch_firmware.uf2_problem(b"<html>Not found</html>")
+    assert "magic" in fetch_firmware.uf2_problem(uf2()[:512] + bytes(512))
+    assert "not the RP2040" in fetch_firmware.uf2_problem(uf2(family=0xE48BFF59))  # an RP2350 image
+
+
+def test_download_is_verified_saved_and_followed_by_the_bootsel_steps(tmp_path):
+    status, message = fetch_firmware.fetch("RPI_PICO", tmp_path, urlopen=serving(uf2()))
+    target = tmp_path / fetch_firmware.file_name("RPI_PICO")
+    assert status == 0
+    assert target.read_bytes() == uf2()
+    assert "BOOTSEL" in message and "RPI-RP2" in message and str(target) in message
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_a_file_already_there_is_checked_not_downloaded_again(tmp_path):
+    (tmp_path / fetch_firmware.file_name("RPI_PICO")).write_bytes(uf2())
+    status, message = fetch_firmware.fetch("RPI_PICO", tmp_path, urlopen=offline)
+    assert status == 0 and "Already downloaded and verified" in message
+
+
+@pytest.mark.parametrize("urlopen, reason", [
+    (offline, "no internet here?"),
+    (serving(b"<html>503 Service Unavailable</html>"), "is not a UF2 firmware file"),
+])
+def test_offline_or_a_bad_download_says_what_to_do_and_writes_nothing(tmp_path, urlopen, reason):
+    status, message = fetch_firmware.fetch("RPI_PICO", tmp_path, urlopen=urlopen)
+    assert status == 1
+    assert reason in message
+    assert fetch_firmware.url("RPI_PICO") in message
+    assert str(tmp_path / fetch_firmware.file_name("RPI_PICO")) in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_corrupt_file_in_build_is_reported(tmp_path):
+    (tmp_path / fetch_firmware.file_name("RPI_PICO_W")).write_bytes(b"partial")
+    status, message = fetch_firmware.fetch("RPI_PICO_W", tmp_path, urlopen=offline)
+    assert status == 1 and "not a usable firmware file" in message and "Delete it" in message

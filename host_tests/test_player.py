@@ -1,0 +1,496 @@
+"""The computer player (firmware/player/): solver, search limits, levels, hints, book, evaluation, kernel additions."""
+
+import random
+
+import pytest
+
+from othello.board import PASS, Board
+from othello.geometry import geometry
+from othello.kernel import Kernel
+from othello.variant import START_EMPTY, WHITE, Variant
+from player import LEVELS, Decision, hint, solve, think
+from player import book as book_module
+from player.evaluation import EDGE_BUCKETS, FEATURE_BUCKETS, WEIGHTS_PER_BUCKET, PatternEvaluator, weights_file
+from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable
+
+
+# ----- references -------------------------------------------------------------
+
+
+def brute_force(board, memo=None):
+    """Exhaustive minimax on Board (no pruning; a memo of positions only saves repeats).
+
+    Returns the WOF disc difference for the side to move, negated in Anti-Othello.
+    """
+    if memo is None:
+        memo = {}
+    key = board.key()
+    if key in memo:
+        return memo[key]
+    moves = board.legal_squares()
+    if not moves:
+        if board.is_game_over():
+            mine, theirs, empties = board.count(board.turn), board.count(1 - board.turn), board.empties()
+            diff = mine - theirs
+            diff = diff + empties if diff > 0 else diff - empties if diff < 0 else 0
+            value = -diff if board.variant.anti else diff
+        else:
+            move = board.pass_turn()
+            value = -brute_force(board, memo)
+            board.undo(move)
+        memo[key] = value
+        return value
+    best = None
+    for square in moves:
+        move = board.play(square)
+        value = -brute_force(board, memo)
+        board.undo(move)
+        if best is None or value > best:
+            best = value
+    memo[key] = best
+    return best
+
+
+def random_board(rng, empties, variant):
+    """A position reached by random play with `empties` empty squares left and the game still on."""
+    while True:
+        board = Board(variant)
+        while board.empties() > empties and not board.is_game_over():
+            moves = board.legal_squares()
+            if moves:
+                board.play(rng.choice(moves))
+            else:
+                board.pass_turn()
+        if board.empties() == empties and not board.is_game_over():
+            return board
+
+
+VARIANTS = (
+    Variant(),
+    Variant(anti=True),
+    Variant(size=6),
+    Variant(size=6, anti=True),
+    Variant(black_hole=18),
+    Variant(first=WHITE, handicap=1),
+    Variant(size=10),
+)
+
+
+def midgame_board(seed=3, plies=20, variant=None):
+    rng = random.Random(seed)
+    board = Board(variant)
+    for _ in range(plies):
+        moves = board.legal_squares()
+        if not moves:
+            break
+        board.play(rng.choice(moves))
+    return board
+
+
+# ----- the solver ------------------------------------------------------------
+
+
+def test_solver_matches_brute_force_on_random_positions():
+    rng = random.Random(2024)
+    checked = 0
+    for trial in range(140):
+        variant = VARIANTS[trial % len(VARIANTS)]
+        board = random_board(rng, rng.randint(1, 10), variant)
+        expected = brute_force(board.copy())
+        score, square = solve(board)
+        assert score == expected, (board.position(), variant)
+        if square == PASS:
+            assert not board.legal_moves()
+        else:
+            after = board.copy()
+            after.play(square)
+            assert -brute_force(after) == expected, "the move does not keep the score"
+        checked += 1
+    assert checked == 140
+
+
+def test_solver_windows_give_bounds_on_the_right_side():
+    rng = random.Random(7)
+    for _ in range(20):
+        board = random_board(rng, 8, Variant())
+        exact = brute_force(board.copy())
+        for alpha, beta in ((-1, 1), (exact - 3, exact - 1), (exact + 1, exact + 4), (exact - 2, exact + 2)):
+            score, _ = solve(board, alpha, beta)
+            if score <= alpha:
+                assert exact <= score
+            elif score >= beta:
+                assert exact >= score
+            else:
+                assert score == exact
+
+
+def test_anti_othello_is_solved_for_fewer_discs():
+    # Black to move, one empty square a8; playing it flips a7 and gives Black more discs.
+    text = "XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOOXXXXXXX-OOOOOOO X"
+    board = Board.from_position(text, Variant(anti=True))
+    assert board.legal_squares() == [56]
+    score, square = solve(board)
+    normal, _ = solve(Board.from_position(text))
+    assert square == 56
+    assert score == -normal == brute_force(board.copy())
+    decision = think(board, 8)
+    assert decision.exact and decision.score == score
+
+
+def test_solve_reports_pass_and_game_over():
+    # White has no move, Black has: White must pass.
+    board = Board.from_position("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO--OOX O")
+    assert board.must_pass()
+    score, square = solve(board)
+    assert square == PASS and score == brute_force(board.copy())
+    over = Board.from_position("X" * 64 + " O")
+    assert solve(over) == (-64, None)
+
+
+def test_solver_stops_at_its_node_limit():
+    board = random_board(random.Random(5), 14, Variant())
+    with pytest.raises(SearchStopped):
+        solve(board, node_limit=500)
+
+
+# ----- the search and its limits ------------------------------------------------
+
+
+class FakeClock:
+    """A tick counter that advances one millisecond each time it is read."""
+
+    def __init__(self):
+        self.ticks = 0
+
+    def __call__(self):
+        self.ticks += 1
+        return self.ticks
+
+
+def test_node_limit_is_respected_and_repeatable():
+    board = midgame_board()
+    first = think(board, 6, node_limit=700, time_limit_ms=10**7, rng_seed=1)
+    again = think(board, 6, node_limit=700, time_limit_ms=10**7, rng_seed=1)
+    assert first.nodes <= 700
+    assert (first.square, first.score, first.depth, first.nodes) == (again.square, again.score, again.depth, again.nodes)
+    assert board.is_legal(first.square)
+
+
+def test_deadline_is_respected_on_a_fake_clock():
+    board = midgame_board()
+    clock = FakeClock()
+    decision = think(board, 8, now=clock, time_limit_ms=40, node_limit=10**8)
+    # The clock is read every 64 nodes at most; once past the deadline the search stops at once.
+    assert decision.elapsed_ms <= 40 + 2
+    assert board.is_legal(decision.square)
+
+
+def test_deadline_is_respected_on_the_real_clock():
+    board = midgame_board(seed=11)
+    decision = think(board, 8, time_limit_ms=150, node_limit=10**8)
+    assert decision.elapsed_ms <= 150 + 100  # the margin only covers one check interval on a busy machine
+    assert board.is_legal(decision.square)
+
+
+def test_should_stop_is_polled_and_stops_the_search():
+    board = midgame_board()
+    calls = []
+
+    def should_stop():
+        calls.append(1)
+        return len(calls) >= 5
+
+    decision = think(board, 8, should_stop=should_stop, time_limit_ms=10**7, node_limit=10**8)
+    assert len(calls) == 5
+    assert decision.nodes <= 5 * 64 + 64
+    assert board.is_legal(decision.square)
+
+
+def test_search_stops_during_the_first_iteration_with_a_legal_move():
+    board = midgame_board()
+    decision = think(board, 8, node_limit=3, time_limit_ms=10**7)
+    assert board.is_legal(decision.square)
+
+
+def test_iterative_deepening_finds_the_exact_score_near_the_end():
+    board = random_board(random.Random(9), 7, Variant())
+    searcher = Searcher(Kernel(board.geometry), TranspositionTable(10))
+    searcher.evaluator = PatternEvaluator(8)
+    searcher.set_root(board.player_discs(), board.opponent_discs())
+    searcher.start()
+    depth = searcher.iterate(30)
+    assert depth >= 7
+    assert searcher.best_score == brute_force(board.copy()) * 16
+
+
+def test_search_finds_a_forced_corner():
+    # a1 is a corner that wins every disc on the board's edge and diagonal.
+    board = Board.from_position("-OOOOOOXOO------O-O-----O--O----O---O---O----O--O-----O-X------X X")
+    assert 0 in board.legal_squares()
+    assert think(board, 6, rng_seed=0).square == 0
+
+
+# ----- the API ---------------------------------------------------------------
+
+
+def test_levels_are_described_and_budgets_grow():
+    assert len(LEVELS) >= 8
+    for lower, higher in zip(LEVELS, LEVELS[1:]):
+        assert higher.time_ms >= lower.time_ms
+        assert higher.nodes >= lower.nodes
+        assert higher.exact >= lower.exact
+        assert higher.noise <= lower.noise
+    for number, level in enumerate(LEVELS, 1):
+        assert level.number == number and level.name and level.describe().startswith("L%d " % number)
+
+
+def test_think_rejects_bad_levels_and_finished_games():
+    board = Board()
+    for bad in (0, len(LEVELS) + 1, "3", None):
+        with pytest.raises(ValueError):
+            think(board, bad)
+    with pytest.raises(ValueError):
+        think(Board.from_position("X" * 64 + " O"), 3)
+
+
+def test_levels_choose_differently():
+    """Across some midgame positions the weakest and the strongest levels disagree, and the weak ones vary by seed."""
+    boards = [midgame_board(seed, 16) for seed in range(8)]
+    weak = [think(b, 1, rng_seed=4).square for b in boards]
+    strong = [think(b, len(LEVELS), rng_seed=4).square for b in boards]
+    assert weak != strong
+    varied = {think(boards[0], 2, rng_seed=seed).square for seed in range(12)}
+    assert len(varied) > 1
+
+
+def test_hints_are_legal_on_every_variant():
+    rng = random.Random(12)
+    for variant in VARIANTS:
+        for plies in (0, 9, 25):
+            board = Board(variant)
+            for _ in range(plies):
+                if board.is_game_over():
+                    break
+                moves = board.legal_squares()
+                if moves:
+                    board.play(rng.choice(moves))
+                else:
+                    board.pass_turn()
+            if board.is_game_over():
+                continue
+            decision = hint(board, time_limit_ms=10**6)
+            assert isinstance(decision, Decision)
+            if board.legal_moves():
+                assert board.is_legal(decision.square), variant
+            else:
+                assert decision.square == PASS
+
+
+def test_pass_decision():
+    board = Board.from_position("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO--OOX O")
+    for level in (1, 4, 8):
+        assert think(board, level).square == PASS
+
+
+def test_reversi_placement_plies():
+    board = Board(Variant(start=START_EMPTY))
+    for _ in range(4):
+        assert board.in_placement_phase()
+        decision = think(board, 5, rng_seed=2)
+        assert board.is_legal(decision.square)
+        board.play(decision.square)
+    assert not board.in_placement_phase()
+    assert board.is_legal(think(board, 5).square)
+
+
+def test_every_level_finishes_a_small_game():
+    for level in range(1, len(LEVELS) + 1):
+        board = Board(Variant(size=6))
+        while not board.is_game_over():
+            decision = think(board, level, rng_seed=level)
+            if decision.square == PASS:
+                board.pass_turn()
+            else:
+                board.play(decision.square)
+        assert board.result() is not None
+
+
+def test_describe():
+    assert Decision(44, 4.2, False, 6, 100, 12, 3, 8).describe() == "e6 +4"
+    assert Decision(44, -0.4, False, 6, 100, 12, 3, 8).describe() == "e6 0"
+    assert Decision(18, 6, True, 12, 100, 12, 3, 8).describe() == "c3 win by 6 (exact)"
+    assert Decision(18, -2, True, 12, 100, 12, 3, 8).describe() == "c3 loss by 2 (exact)"
+    assert Decision(18, 0, True, 12, 100, 12, 3, 8).describe() == "c3 draw (exact)"
+    assert Decision(PASS, -3.0, False, 2, 5, 1, 3, 8).describe() == "pass -3"
+    assert Decision(37, 0.0, False, 0, 0, 1, 3, 8, True).describe() == "f5 0 book"
+
+
+def test_strong_level_beats_the_weakest_on_6x6():
+    wins = 0
+    for game in range(2):
+        board = Board(Variant(size=6))
+        strong_colour = game % 2
+        while not board.is_game_over():
+            level = len(LEVELS) - 2 if board.turn == strong_colour else 1
+            decision = think(board, level, rng_seed=game)
+            board.pass_turn() if decision.square == PASS else board.play(decision.square)
+        result = board.result()
+        wins += result.winner == strong_colour
+    assert wins == 2
+
+
+def test_anti_level_plays_to_lose_discs():
+    """In Anti-Othello a strong level ends with fewer discs than the weakest level in most games."""
+    wins = 0
+    for game in range(2):
+        board = Board(Variant(size=6, anti=True))
+        strong_colour = game % 2
+        while not board.is_game_over():
+            level = len(LEVELS) - 2 if board.turn == strong_colour else 1
+            decision = think(board, level, rng_seed=game)
+            board.pass_turn() if decision.square == PASS else board.play(decision.square)
+        wins += board.result().winner == strong_colour
+    assert wins == 2
+
+
+# ----- book and evaluation files -------------------------------------------------
+
+
+def test_book_moves_are_legal_and_symmetric():
+    board = Board()
+    kernel = Kernel(board.geometry)
+    found = book_module.moves_for(board, kernel)
+    assert found, "the 8x8 book has the start position"
+    assert {square for square, _ in found} <= set(board.legal_squares())
+    # The four first moves are one move turned round: the book scores them alike.
+    assert len({score for _, score in found}) == 1 and len(found) == 4
+    board.play("f5")
+    replies = book_module.moves_for(board, kernel)
+    assert replies and all(board.is_legal(square) for square, _ in replies)
+
+
+def test_book_symmetries_are_a_group_of_8_distinct_maps():
+    tables = book_module.symmetries(8)
+    assert len({bytes(t) for t in tables}) == 8
+    for table in tables:
+        assert sorted(table) == list(range(64))
+
+
+def test_book_gives_variety_to_weak_levels():
+    board = Board()
+    board.play("f5")
+    choices = {think(board, 3, rng_seed=seed).square for seed in range(16)}
+    assert len(choices) > 1
+
+
+@pytest.mark.parametrize("size,anti", [(6, False), (8, False), (6, True), (8, True)])
+def test_weight_files_load(size, anti):
+    evaluator = PatternEvaluator(size, anti)
+    assert evaluator.source.endswith(weights_file(size, anti))
+    assert len(evaluator.edges) == EDGE_BUCKETS * 3 ** (6 if size == 6 else 8)
+    assert len(evaluator.weights) == FEATURE_BUCKETS * WEIGHTS_PER_BUCKET
+
+
+def test_weight_file_errors_name_the_file(tmp_path):
+    bad = tmp_path / "eval8.bin"
+    bad.write_bytes(b"nonsense")
+    with pytest.raises(ValueError, match="eval8.bin"):
+        PatternEvaluator(8, path=str(bad))
+    assert PatternEvaluator(8, path=str(tmp_path / "missing.bin")).source == "defaults"
+
+
+def test_evaluation_is_the_same_for_mirror_images():
+    board = midgame_board(seed=5, plies=24)
+    kernel = Kernel(board.geometry)
+    evaluator = PatternEvaluator(8)
+    scores = set()
+    for table in book_module.symmetries(8):
+        kernel.set_root(book_module.transform_mask(board.player_discs(), table),
+                        book_module.transform_mask(board.opponent_discs(), table))
+        scores.add(evaluator.evaluate(kernel, 0))
+    assert len(scores) == 1
+
+
+# ----- the kernel methods the player added ---------------------------------------
+
+
+def direct_edges(player, opponent, n):
+    lines = (
+        [c for c in range(n)],
+        [(n - 1) * n + c for c in range(n)],
+        [r * n for r in range(n)],
+        [r * n + n - 1 for r in range(n)],
+    )
+    out = []
+    for line in lines:
+        if n == 10:
+            line = line[:4] + line[6:]
+        value = 0
+        for place, square in enumerate(line):
+            value += (1 if player >> square & 1 else 2 if opponent >> square & 1 else 0) * 3 ** place
+        out.append(value)
+    return out
+
+
+def neighbours_count(player, opponent, n, playable):
+    count = 0
+    for square in range(n * n):
+        if not (playable >> square & 1) or (player | opponent) >> square & 1:
+            continue
+        row, column = divmod(square, n)
+        if any(0 <= row + dr < n and 0 <= column + dc < n and opponent >> ((row + dr) * n + column + dc) & 1
+               for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc):
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("size,hole", [(6, None), (8, None), (8, 9), (10, None)])
+def test_kernel_evaluation_methods_against_direct_counts(size, hole):
+    rng = random.Random(size)
+    g = geometry(size, 0 if hole is None else 1 << hole)
+    kernel = Kernel(g)
+    corners = (0, size - 1, size * (size - 1), size * size - 1)
+    x_squares = (size + 1, 2 * size - 2, size * (size - 2) + 1, size * (size - 1) - 2)
+    out = [0] * 11
+    for _ in range(300):
+        occupied = (rng.getrandbits(size * size) | rng.getrandbits(size * size)) & g.playable
+        split = rng.getrandbits(size * size)
+        player, opponent = occupied & split, occupied & ~split
+        kernel.set_root(player, opponent)
+        edges = [0] * 4
+        kernel.edge_indices(0, edges)
+        assert edges == direct_edges(player, opponent, size)
+        assert kernel.potential_mobility(0) == neighbours_count(player, opponent, size, g.playable)
+        assert kernel.opponent_potential_mobility(0) == neighbours_count(opponent, player, size, g.playable)
+        expected_x = 0
+        for corner, x in zip(corners, x_squares):
+            if not (occupied >> corner & 1) and g.playable >> corner & 1:
+                expected_x += (player >> x & 1) - (opponent >> x & 1)
+        assert kernel.x_squares(0) == expected_x
+        weights = list(range(size * size))
+        assert kernel.square_sum(0, weights) == (sum(s for s in range(size * size) if player >> s & 1)
+                                                 - sum(s for s in range(size * size) if opponent >> s & 1))
+        kernel.features(0, out)
+        assert out[:7] == [kernel.mobility(0), kernel.opponent_mobility(0), kernel.potential_mobility(0),
+                           kernel.opponent_potential_mobility(0), kernel.x_squares(0),
+                           kernel.discs(0) - kernel.opponent_discs(0), kernel.empties(0)]
+        assert out[7:] == edges
+        assert 0 <= kernel.hash(0) < 1 << 30 and 0 <= kernel.lock(0) < 1 << 30
+
+
+def test_hash_and_lock_tell_positions_apart():
+    rng = random.Random(1)
+    kernel = Kernel(geometry(8))
+    seen = {}
+    for _ in range(20000):
+        occupied = rng.getrandbits(64) | rng.getrandbits(64)
+        split = rng.getrandbits(64)
+        position = (occupied & split, occupied & ~split)
+        kernel.set_root(*position)
+        key = (kernel.hash(0), kernel.lock(0))
+        assert seen.setdefault(key, position) == position
+    # Swapping the colours of one square changes the hash (no cancelling between the two masks).
+    kernel.set_root(1 << 31, 1 << 5)
+    first = kernel.hash(0), kernel.lock(0)
+    kernel.set_root(1 << 5, 1 << 31)
+    assert (kernel.hash(0), kernel.lock(0)) != first

@@ -1,0 +1,85 @@
+"""The computer player under MicroPython: the same checks and the same decisions as on CPython."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CHECKS = HERE / "mpy" / "player_checks.py"
+
+
+def cpython_output():
+    done = subprocess.run([sys.executable, str(CHECKS)], capture_output=True, text=True, timeout=600,
+                          env={"PYTHONPATH": str(REPO / "firmware")}, cwd=str(REPO))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def expected():
+    return cpython_output()
+
+
+def test_player_checks_and_decisions_match_cpython(micropython, expected):
+    output = micropython(CHECKS.read_text())
+    for check in ("ok solver", "ok limits"):
+        assert check in output, output
+    decisions = [line for line in output.splitlines() if line.startswith("decision")]
+    assert decisions and decisions == [line for line in expected.splitlines() if line.startswith("decision")]
+
+
+ALLOCATION_CHECK = """
+import gc
+import othello.kernel
+from othello.board import Board
+from othello.variant import Variant
+from othello.kernel import Kernel
+from player.search import Searcher, TranspositionTable, INFINITY
+from player.evaluation import PatternEvaluator
+
+def popcount_without_allocating(x):
+    # for ints below 2**62, the unix port's small ints (compat.popcount uses bin(), a string)
+    x = x - ((x >> 1) & 0x1555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x & 0xFFFFFFFF) * 0x01010101 >> 24 & 0xFF) + ((x >> 32) * 0x01010101 >> 24 & 0xFF)
+
+def main():
+    othello.kernel.popcount = popcount_without_allocating
+    board = Board(Variant(size=6))
+    for square in ("c2", "b2", "a2", "b1"):
+        board.play(board.legal_squares()[0])
+    searcher = Searcher(Kernel(board.geometry), TranspositionTable(10))
+    searcher.evaluator = PatternEvaluator(6)
+    searcher.set_root(board.player_discs(), board.opponent_discs())
+    searcher.start(3000)
+    gc.collect()
+    before = gc.mem_alloc()
+    searcher.search_root(5, -INFINITY, INFINITY)
+    print("midgame", searcher.nodes, gc.mem_alloc() - before)
+    while board.empties() > 11:
+        moves = board.legal_squares()
+        board.play(moves[len(moves) // 2]) if moves else board.pass_turn()
+    searcher.set_root(board.player_discs(), board.opponent_discs())
+    searcher.start()
+    gc.collect()
+    before = gc.mem_alloc()
+    searcher.search_root(0, -100, 100, exact=True)
+    print("solver", searcher.nodes, gc.mem_alloc() - before)
+
+main()
+"""
+
+
+def test_search_allocates_nothing_per_node_on_the_unix_port(micropython):
+    """On 6x6 every bitboard is a small int on the unix port; with a popcount that makes no string
+    (the plain kernel's compat.popcount does), a search of thousands of nodes allocates 0 bytes."""
+    if micropython.interpreter != "unix":
+        pytest.skip("the WASI build has 31-bit small ints: 6x6 bitboards are big integers there")
+    lines = dict((line.split()[0], line.split()[1:]) for line in micropython(ALLOCATION_CHECK).splitlines())
+    for name in ("midgame", "solver"):
+        nodes, allocated = map(int, lines[name])
+        assert nodes > 500 and allocated == 0, (name, nodes, allocated)

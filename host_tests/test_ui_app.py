@@ -1,0 +1,642 @@
+"""The handheld app driven by button scripts: games, menus, saving, idle care, thinking and crashes.
+
+The device is ui_fakes.FakeDevice; the computer is the real player (firmware/player)
+at level 1 unless a test needs a stand-in with known timing.
+"""
+
+import json
+import random
+
+import pytest
+from test_ui_session import game_with_a_pass
+from ui_harness import Driver, FakeStorage, Reset
+
+from othello.board import PASS
+from othello.variant import BLACK, WHITE
+from ui import settings as choices
+from ui import sounds
+from ui.menu import Menu
+from ui.play import OVER, PASSING, GameScreen
+from ui.screens import ErrorScreen, TitleScreen
+from ui.store import GAME, LOG, RECORDS, SETTINGS
+
+# ----- stand-ins for the computer player ------------------------------------------------------
+
+
+class Decision:
+    def __init__(self, square):
+        self.square = square
+
+    def describe(self):
+        return "%d +2" % self.square
+
+
+class Level:
+    def __init__(self, name):
+        self.name = name
+
+
+class StandInPlayer:
+    """Plays the first legal move; each should_stop() check costs `step_ms` of virtual time.
+
+    It thinks until should_stop() says stop or `budget_ms` has passed, like a real search.
+    """
+
+    LEVELS = tuple(Level("Lv%d" % n) for n in range(1, 9))
+
+    def __init__(self, device=None, step_ms=1, budget_ms=3000):
+        self.device = device
+        self.step_ms = step_ms
+        self.budget_ms = budget_ms
+        self.calls = []
+
+    def _search(self, board, should_stop, now):
+        start = now()
+        while now() - start < self.budget_ms and not should_stop():
+            self.device.now += self.step_ms
+        return Decision(board.legal_squares()[0])
+
+    def think(self, board, level, should_stop=None, now=None, **limits):
+        self.calls.append(("think", level, now()))
+        decision = self._search(board, should_stop, now)
+        self.calls.append(("done", level, now()))
+        return decision
+
+    def hint(self, board, should_stop=None, now=None, time_limit_ms=None):
+        self.calls.append(("hint", None, now()))
+        return self._search(board, should_stop, now)
+
+
+def stand_in_driver(**options):
+    from ui_harness import FakeDevice
+
+    device = FakeDevice(options.pop("buttons", None), options.pop("storage", None))
+    player = StandInPlayer(device, **options)
+    return Driver(device, player), player
+
+
+def start(driver, mode_label, *menu_path):
+    """From the title: open a main-menu entry, then follow `menu_path`."""
+    driver.press("a")
+    driver.menu_to(mode_label)
+    for label in menu_path:
+        driver.menu_to(label)
+
+
+def configure(driver, **values):
+    """Set settings directly, as the menus would (the menus have their own test)."""
+    driver.app.settings.update(values)
+
+
+def play_out(driver, choose=lambda legal: legal[0]):
+    """Play the human's moves with the d-pad until the game ends; returns the number of human moves."""
+    moves = 0
+    session = driver.app.session
+    while not session.game.is_over():
+        screen = driver.screen
+        assert isinstance(screen, GameScreen), screen
+        if screen.state == PASSING:
+            driver.press("a")
+            continue
+        assert session.humans_turn()
+        driver.play(choose(session.game.board.legal_squares()))
+        moves += 1
+    driver.settle()
+    return moves
+
+
+# ----- power-up ------------------------------------------------------------------------------------
+
+
+def test_title_gives_way_to_the_main_menu():
+    driver = Driver()
+    assert isinstance(driver.screen, TitleScreen)
+    driver.wait(3100)
+    assert isinstance(driver.screen, Menu) and driver.screen.title == "Pocket Othello"
+    labels = [item.label for item in driver.screen.items]
+    assert "Continue" not in labels  # nothing saved yet
+    assert labels[0] == "Play computer"
+
+
+# ----- whole games ----------------------------------------------------------------------------------
+
+
+def test_a_whole_game_against_the_computer():
+    driver = Driver()
+    configure(driver, level=1, colour=WHITE)
+    start(driver, "Play computer", "Start")
+    session = driver.app.session
+    assert session.level_of(BLACK) == 1
+    driver.settle()  # the computer opens
+    assert len(session.game.history) == 1
+    play_out(driver, lambda legal: legal[-1])
+    screen = driver.screen
+    assert screen.state == OVER and screen.show_result
+    result = session.game.result()
+    assert screen.result_lines()[0].startswith("Draw" if result.winner is None else "You ")
+    records = json.loads(driver.device.storage.read(RECORDS))
+    assert len(records) == 1
+    assert records[0]["t"] == session.game.transcript()
+    assert records[0]["r"][1:3] == [result.black, result.white]
+    assert records[0]["p"] == ["L1", "You"]
+    played = driver.device.sound.played
+    assert sounds.PLACE[0] in played[0]
+    assert played[-1] in (sounds.WIN, sounds.LOSE, sounds.DRAW)
+    saved = json.loads(driver.device.storage.read(GAME))
+    assert saved["recorded"] is True
+    driver.press("a")  # play again
+    assert driver.app.session.game.is_over() is False
+    assert driver.screen.state != OVER
+
+
+def test_a_two_player_game_with_a_pass():
+    plies, first_pass = game_with_a_pass()
+    driver = Driver()
+    start(driver, "Two players")
+    game = driver.app.session.game
+    passes = 0
+    for square in plies:
+        screen = driver.screen
+        if square == PASS:
+            assert screen.state == PASSING
+            colour = game.turn
+            assert screen.pass_lines() == [("Black", "White")[colour] + " has no move", "A: pass"]
+            assert sounds.PASS in driver.device.sound.played
+            driver.press("a")
+            assert game.turn == 1 - colour
+            passes += 1
+        else:
+            assert screen.state != PASSING
+            driver.play(square)
+    assert passes >= 1
+    assert game.is_over() and driver.screen.state == OVER
+    assert [m.square for m in game.history] == plies
+
+
+def test_illegal_moves_are_refused_with_the_reason():
+    driver = Driver()
+    start(driver, "Two players")
+    driver.cursor_to(0)  # a1
+    driver.press("a")
+    assert driver.app.session.game.history == []
+    assert driver.app.notice == ["a1 flips nothing for", "Black"]
+    assert sounds.ILLEGAL in driver.device.sound.played
+    driver.press("right")  # any key closes the notice
+    assert driver.app.notice is None
+
+
+def test_take_back_and_redo_from_the_game_menu():
+    driver = Driver()
+    configure(driver, level=1)
+    start(driver, "Play computer", "Start")
+    game = driver.app.session.game
+    for _ in range(3):
+        driver.play(game.board.legal_squares()[0])
+    assert len(game.history) == 6
+    driver.press("b")
+    driver.menu_to("Take back")
+    assert isinstance(driver.screen, GameScreen)
+    assert len(game.history) == 4 and game.turn == BLACK
+    driver.press("b")
+    driver.menu_to("Take back")
+    assert len(game.history) == 2
+    driver.press("b")
+    driver.menu_to("Redo")
+    assert len(game.history) == 4
+    driver.press("b")
+    driver.menu_to("Redo")
+    assert len(game.history) == 6
+    driver.press("b")
+    assert "Redo" not in [item.label for item in driver.screen.items]
+    driver.press("b")  # back to the game
+    assert isinstance(driver.screen, GameScreen)
+    saved = json.loads(driver.device.storage.read(GAME))
+    assert len(saved["game"]["moves"]) == 6
+
+
+def test_hint_puts_the_cursor_on_a_good_move():
+    driver = Driver()
+    start(driver, "Two players")
+    driver.press("b")
+    driver.menu_to("Hint")
+    game = driver.app.session.game
+    assert game.board.is_legal(driver.screen.cursor)
+    assert driver.app.notice[0].startswith("Hint: ")
+    assert game.history == []  # a hint plays nothing
+
+
+# ----- matches --------------------------------------------------------------------------------------
+
+
+def test_match_play_over_several_games():
+    driver = Driver()
+    configure(driver, level=1, match="games", games=3, colour=BLACK)
+    start(driver, "Play computer", "Start")
+    session = driver.app.session
+    colours = []
+    for number in range(3):
+        colours.append(WHITE if session.level_of(BLACK) is not None else BLACK)
+        play_out(driver)
+        screen = driver.screen
+        assert screen.state == OVER
+        lines = screen.result_lines()
+        assert len(session.match.games) == number + 1
+        assert lines[-3] == "You %d  CPU %d" % tuple(session.match.points)
+        if number < 2:
+            assert lines[-2] == "%d of 3 played" % (number + 1)
+            assert lines[-1] == "A: next game"
+            driver.press("a")
+    assert colours == [BLACK, WHITE, BLACK]  # colours alternate
+    winner = session.match.winner()
+    expected = "Match drawn" if winner is None else ("You", "CPU")[winner] + " won the match"
+    assert driver.screen.result_lines()[-2] == expected
+    assert driver.screen.result_lines()[-1] == "A: new match"
+    assert len(json.loads(driver.device.storage.read(RECORDS))) == 3
+    driver.press("a")
+    assert session.match.games == []
+
+
+# ----- saving ---------------------------------------------------------------------------------------------
+
+
+def test_save_and_resume_across_a_power_cycle():
+    storage = FakeStorage()
+    driver = Driver(storage=storage)
+    configure(driver, level=1, clock=5)
+    start(driver, "Play computer", "Start")
+    game = driver.app.session.game
+    for _ in range(4):
+        driver.play(game.board.legal_squares()[-1])
+    driver.wait(2000)  # two seconds on the clock
+    position = game.board.position()
+    left = game.clock.left_ms(BLACK, driver.device.now)
+    driver.press("b")  # the menu stops the clock and saves
+    driver.menu_to("Settings")
+    driver.press("right")  # sound off
+    driver.press("b")
+
+    again = Driver(storage=storage)  # power cycle: a new app on the same flash
+    again.press("a")
+    assert again.screen.items[0].label == "Continue"
+    assert again.app.settings["sound"] is False
+    again.press("a")
+    assert isinstance(again.screen, GameScreen)
+    restored = again.app.session.game
+    assert restored.board.position() == position
+    assert abs(restored.clock.left_ms(BLACK, again.device.now) - left) < 100
+    again.play(restored.board.legal_squares()[0])
+    assert len(restored.history) == 10
+
+
+@pytest.mark.parametrize("damage", [b"", b"{", b'{"mode": "cpu"}', b"\x00\xff" * 40, b'{"mode": "cpu", "players": [null, 1]'])
+def test_a_corrupt_save_file_means_a_fresh_start(damage):
+    storage = FakeStorage({GAME: damage})
+    driver = Driver(storage=storage)
+    assert driver.app.session is None
+    assert "game.json damaged" in " ".join(driver.app.notice)
+    driver.press("a")
+    assert "Continue" not in [item.label for item in driver.screen.items]
+    driver.menu_to("Two players")
+    assert json.loads(storage.read(GAME))["mode"] == "two"
+
+
+def test_corrupt_settings_mean_defaults_and_a_message():
+    storage = FakeStorage({SETTINGS: b'{"sound": false, "contrast": 99}'})
+    driver = Driver(storage=storage)
+    assert driver.app.settings["sound"] is False
+    assert driver.app.settings["contrast"] == choices.defaults(8)["contrast"]
+    assert driver.app.notice == ["settings repaired"]
+    storage = FakeStorage({SETTINGS: b"\x00garbage"})
+    driver = Driver(storage=storage)
+    assert driver.app.settings == choices.defaults(8)
+    assert " ".join(driver.app.notice) == "settings.json damaged: defaults used"
+
+
+def test_a_power_cut_during_a_save_leaves_the_previous_game():
+    class CutStorage(FakeStorage):
+        armed = False
+
+        def write_atomic(self, name, data):
+            if self.armed and name == GAME:
+                raise Reset()  # the power goes before the new file replaces the old one
+            FakeStorage.write_atomic(self, name, data)
+
+    storage = CutStorage()
+    driver = Driver(storage=storage)
+    start(driver, "Two players")
+    game = driver.app.session.game
+    driver.play(game.board.legal_squares()[0])
+    saved = storage.read(GAME)
+    storage.armed = True
+    with pytest.raises(Reset):
+        driver.play(game.board.legal_squares()[0])
+    assert storage.read(GAME) == saved
+    storage.armed = False
+    again = Driver(storage=storage)
+    assert len(again.app.session.game.history) == 1
+
+
+# ----- small boards and few buttons ------------------------------------------------------------------------
+
+
+def test_a_two_button_board_plays_a_whole_game():
+    driver, player = stand_in_driver(buttons=("a", "b"), budget_ms=50)
+    driver.press("a")  # any key leaves the title
+    assert isinstance(driver.screen, Menu)
+    driver.press("a")  # next: Two players
+    driver.press("b")  # select
+    assert isinstance(driver.screen, GameScreen)
+    game = driver.app.session.game
+    while not game.is_over():
+        screen = driver.screen
+        if screen.state == PASSING:
+            driver.press("b")
+            continue
+        assert game.board.is_legal(screen.cursor)  # the cursor waits on a legal move
+        target = game.board.legal_squares()[-1]
+        while driver.screen.cursor != target:
+            driver.press("a")
+        driver.press("b")
+    assert driver.screen.state == OVER
+    driver.hold("b")  # the menu
+    assert isinstance(driver.screen, Menu) and driver.screen.title == "Game"
+    driver.hold("b")
+    assert isinstance(driver.screen, GameScreen)
+
+
+def test_six_and_ten_board_games():
+    for size in (6, 10):
+        driver = Driver()
+        configure(driver, size=size, hole=True)
+        start(driver, "Two players")
+        game = driver.app.session.game
+        assert game.board.size == size and game.variant.black_hole is not None
+        for _ in range(4):
+            driver.play(game.board.legal_squares()[0])
+        assert len(game.history) == 4
+
+
+# ----- the computer thinking ---------------------------------------------------------------------------
+
+
+def test_a_key_hurries_the_computer_within_100_ms():
+    driver, player = stand_in_driver()
+    configure(driver, colour=WHITE)
+    start(driver, "Play computer")
+    driver.device.buttons.press_at(driver.device.now + 1000, "a")
+    driver.menu_to("Start")
+    (_, _, began), (_, _, ended) = player.calls[:2]
+    assert 1000 <= ended - began < 1100
+    assert len(driver.app.session.game.history) == 1  # the move was played at once
+    assert driver.device.display.frames > 5  # the indicator moved meanwhile
+
+
+def test_b_cancels_the_computer_into_the_game_menu():
+    driver, player = stand_in_driver()
+    configure(driver, colour=WHITE)
+    start(driver, "Play computer")
+    driver.device.buttons.press_at(driver.device.now + 500, "b")
+    driver.menu_to("Start")
+    assert isinstance(driver.screen, Menu) and driver.screen.title == "Game"
+    assert driver.app.session.game.history == []
+    driver.press("b")  # resume: the computer thinks again, to its budget this time
+    assert len(driver.app.session.game.history) == 1
+
+
+def test_the_thinking_indicator_turns():
+    driver, player = stand_in_driver()
+    configure(driver, colour=WHITE)
+    start(driver, "Play computer")
+    pictures = set()
+    device = driver.device
+    original = device.display.show
+
+    def record():
+        original()
+        pictures.add(bytes(device.display.buffer[64:128] + device.display.buffer[7 * 128 + 64:]))
+
+    device.display.show = record
+    driver.menu_to("Start")
+    assert len(pictures) >= 8
+
+
+def test_the_clock_runs_out():
+    driver, player = stand_in_driver(budget_ms=100)
+    configure(driver, clock=5)
+    start(driver, "Play computer", "Start")
+    driver.wait(5 * 60000 + 500)
+    screen = driver.screen
+    assert screen.state == OVER
+    result = driver.app.session.game.result()
+    assert result.reason == "time" and result.winner == WHITE
+    assert screen.result_lines()[:2] == ["You lose %d-%d" % (result.black, result.white), "on time"]
+
+
+def test_the_demo_plays_by_itself_and_a_key_pauses_it():
+    driver, player = stand_in_driver(budget_ms=200)
+    start(driver, "Computer demo")
+    driver.device.buttons.press("a")  # Start (the demo never settles)
+    driver.wait(10000)
+    game = driver.app.session.game
+    assert len(game.history) > 5
+    driver.device.buttons.press("a")
+    driver.wait(500)
+    assert isinstance(driver.screen, Menu) and driver.screen.title == "Game"
+    played = len(game.history)
+    driver.wait(5000)
+    assert len(game.history) == played
+
+
+# ----- OLED care ------------------------------------------------------------------------------------------------
+
+
+def test_idle_dims_then_blanks_and_the_waking_key_does_nothing():
+    driver = Driver()
+    start(driver, "Two players")
+    display = driver.device.display
+    bright = display.contrast_level
+    driver.wait(59000)
+    assert display.contrast_level == bright
+    driver.wait(2000)
+    assert display.contrast_level == 0 and display.on
+    driver.wait(180000)
+    assert not display.on
+    cursor = driver.screen.cursor
+    driver.press("right")  # wakes only
+    assert display.on and display.contrast_level == bright
+    assert driver.screen.cursor == cursor
+    driver.press("right")
+    assert driver.screen.cursor == cursor + 1
+
+
+def test_idle_dimming_can_be_switched_off():
+    driver = Driver()
+    configure(driver, idle=0)
+    driver.wait(600000)
+    assert driver.device.display.on and driver.device.display.contrast_level > 0
+
+
+# ----- menus ------------------------------------------------------------------------------------------------------
+
+
+def visit(driver, menu, seen):
+    """Open every item of `menu` and step every value both ways; come back each time."""
+    for index in range(len(menu.items)):
+        item = menu.items[index]
+        while driver.screen.index != index:
+            driver.press("down")
+        seen.append(menu.title + "/" + item.label)
+        if item.change is not None:
+            before = item.value()
+            driver.press("right")
+            driver.press("left")
+            assert item.value() == before
+        if item.run is None or item.label in ("Two players", "Start", "Continue", "Yes, clear", "Set up board"):
+            continue
+        item.run()
+        driver.settle()
+        if isinstance(driver.screen, Menu) and driver.screen is not menu:
+            visit(driver, driver.screen, seen)
+        if driver.screen is not menu:
+            driver.press("b")
+        assert driver.screen is menu
+
+
+def test_every_menu_item_opens_and_every_value_steps():
+    driver = Driver()
+    driver.press("a")
+    seen = []
+    visit(driver, driver.screen, seen)
+    for expected in (
+        "Play computer/Level",
+        "Computer demo/White",
+        "Variant/Black hole",
+        "Match/Race to",
+        "Settings/Dim after",
+        "Pocket Othello/About",
+        "Pocket Othello/Handicap",
+        "Pocket Othello/Clock",
+    ):
+        assert expected in seen
+
+
+def test_menu_values_change_the_settings_and_are_saved():
+    driver = Driver()
+    driver.press("a")
+    driver.menu_to("Handicap")  # OK steps it: Black +1
+    driver.press("left", 2)  # White +4
+    assert (driver.app.settings["handicap"], driver.app.settings["handicap_to"]) == (4, WHITE)
+    driver.menu_to("Settings")
+    driver.menu_to("Contrast")
+    assert driver.device.display.contrast_level == choices.CONTRAST_LEVELS[4]
+    driver.press("b")
+    saved = json.loads(driver.device.storage.read(SETTINGS))
+    assert saved["contrast"] == 5 and saved["handicap"] == 4 and saved["handicap_to"] == WHITE
+
+
+# ----- set-up and records ---------------------------------------------------------------------------------
+
+
+def test_set_up_a_position_and_play_it():
+    driver = Driver()
+    driver.press("a")
+    driver.menu_to("Set up board")
+    board = driver.screen.board
+    driver.press("a")  # a1: Black
+    driver.press("right")
+    driver.press("a", 2)  # b1: White
+    assert board.position().startswith("XO")
+    driver.press("b")
+    driver.menu_to("Clear board")
+    driver.press("b")
+    driver.menu_to("Two players")  # an empty board is refused
+    assert "Neither side can move" in " ".join(driver.app.notice)
+    driver.menu_to("Start position")
+    driver.press("b")
+    driver.menu_to("To move")  # White to move
+    driver.menu_to("Two players")
+    game = driver.app.session.game
+    assert isinstance(driver.screen, GameScreen)
+    assert game.turn == WHITE and game.start.endswith("O")
+    driver.play(game.board.legal_squares()[0])
+    assert game.turn == BLACK
+
+
+def test_records_replay_move_by_move():
+    driver = Driver()
+    start(driver, "Two players")
+    game = driver.app.session.game
+    game.play_transcript("f5d6c3d3c4f4f6f3e6e7d7g6f8f7g5h6h4g4h3g3")
+    driver.play(game.board.legal_squares()[0])
+    driver.press("b")
+    driver.menu_to("Game record")
+    replay = driver.screen
+    assert len(replay.game.history) == 0
+    driver.press("right", 3)
+    assert replay.game.transcript() == "f5d6c3"
+    driver.press("down")
+    assert replay.game.transcript() == game.transcript()
+    driver.press("left")
+    assert len(replay.game.history) == len(game.history) - 1
+    driver.press("up")
+    assert replay.game.history == []
+    driver.press("b")
+    assert isinstance(driver.screen, GameScreen)
+
+
+def test_finished_games_appear_in_the_records():
+    driver = Driver()
+    configure(driver, level=1)
+    start(driver, "Play computer", "Start")
+    play_out(driver)
+    driver.press("b")
+    driver.menu_to("Main menu")
+    driver.menu_to("Records")
+    records = driver.screen
+    assert records.items[0].label == "1 You-L1"
+    assert records.items[-1].label == "Clear records"
+    driver.press("a")
+    assert driver.screen.moves == len(driver.app.session.game.moves_played())
+    driver.press("b")
+    driver.menu_to("Clear records")
+    driver.menu_to("Yes, clear")
+    assert driver.device.storage.read(RECORDS) is None
+
+
+# ----- errors -----------------------------------------------------------------------------------------------------
+
+
+def test_an_unexpected_error_shows_the_crash_screen_logs_it_and_restarts():
+    driver, player = stand_in_driver()
+
+    def broken_think(*args, **kwargs):
+        raise RuntimeError("search table overflow")
+
+    player.think = broken_think
+    driver.crash_expected = True
+    configure(driver, colour=WHITE)
+    start(driver, "Play computer", "Start")
+    assert isinstance(driver.screen, ErrorScreen)
+    assert driver.screen.lines[0] == "RuntimeError: search"
+    log = driver.device.storage.read(LOG).decode()
+    assert "search table overflow" in log and "broken_think" in log
+    driver.press("right")  # only A restarts
+    with pytest.raises(Reset):
+        driver.press("a")
+    assert driver.device.resets == 1
+
+
+def test_twenty_thousand_random_presses():
+    rng = random.Random(2024)
+    driver, player = stand_in_driver(budget_ms=30)
+    buttons = driver.device.buttons
+    names = buttons.names
+    kinds = ("press", "press", "press", "long", "repeat", "release")
+    for _ in range(20000):
+        name = rng.choice(names)
+        if rng.random() < 0.8:
+            buttons.press(name)
+        else:
+            buttons.queue.append((name, rng.choice(kinds)))
+        driver.run(rng.randint(1, 3))
+    assert driver.device.resets == 0

@@ -1,0 +1,364 @@
+"""Engine commands: perft, show, bench.
+
+    othello perft 9                      # 3005288 (progress on stderr)
+    othello perft 6 --position "---...--- O" --divide
+    othello show f5d6c3d3c4              # a transcript
+    othello show "---------------------------OX------XO--------------------------- X"
+    othello show b3 --size 6 --anti      # variant options apply to transcripts
+    othello bench --interpreter all
+"""
+
+import multiprocessing
+import os
+import sys
+import time
+
+from othello.board import PASS, Board, IllegalMoveError
+from othello.game import Game
+from othello.geometry import geometry as shared_geometry
+from othello.notation import NotationError, is_position_text, parse_square, square_name
+from othello.perft import children, perft
+from othello.variant import BLACK, COLOUR_NAMES, STARTS, WHITE, Variant
+
+# Below this depth a perft takes well under a second: processes would only add start-up time.
+PARALLEL_MIN_DEPTH = 7
+# Subtrees per worker process: many small tasks keep both cores busy to the end.
+TASKS_PER_JOB = 16
+PROGRESS_AFTER_S = 1.0
+
+
+class CommandError(Exception):
+    """Bad input on the command line: printed as `othello CMD: message`, exit status 2."""
+
+
+def register(subparsers):
+    perft_parser = subparsers.add_parser(
+        "perft",
+        help="count the positions DEPTH plies ahead",
+        description="Count the leaf positions DEPTH plies ahead (a forced pass is one ply, a game that "
+        "ends earlier is one leaf). Progress and timing go to stderr; the last line on stdout is the count.",
+    )
+    perft_parser.add_argument("depth", type=int, metavar="DEPTH")
+    perft_parser.add_argument(
+        "--position",
+        metavar="POS",
+        help="start from this position (64-character format with side to move) or transcript; default: the start",
+    )
+    perft_parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="worker processes (default: one per CPU)"
+    )
+    perft_parser.add_argument("--divide", action="store_true", help="also print the count below each root move")
+    add_variant_options(perft_parser)
+    perft_parser.set_defaults(func=run_perft)
+
+    show_parser = subparsers.add_parser(
+        "show",
+        help="draw a position or the end of a transcript",
+        description="Draw a position (64-character format with side to move) or the position after a "
+        "transcript such as f5d6c3, with the legal moves marked '*', the disc counts and the side to move.",
+    )
+    show_parser.add_argument("text", metavar="POS_OR_TRANSCRIPT", nargs="?", default="")
+    add_variant_options(show_parser)
+    show_parser.set_defaults(func=run_show)
+
+    bench_parser = subparsers.add_parser(
+        "bench",
+        help="move generation and perft speed",
+        description="Move-generation throughput and perft speed of the engine on CPython and on "
+        "MicroPython (the unix port and the 32-bit WASI build, through tools/micropython_runner.py).",
+    )
+    bench_parser.add_argument(
+        "--interpreter", choices=("cpython", "unix", "wasm", "all"), default="cpython", help="where to run (default: cpython)"
+    )
+    bench_parser.add_argument("--seconds", type=float, default=1.0, help="time for each move-generation figure")
+    bench_parser.set_defaults(func=run_bench)
+
+
+def add_variant_options(parser):
+    group = parser.add_argument_group("variant (for transcripts; a position string sets its own size and hole)")
+    group.add_argument("--size", type=int, choices=(6, 8, 10), help="board size (default 8)")
+    group.add_argument("--start", choices=STARTS, help="centre set-up: othello (default), parallel, empty (Reversi)")
+    group.add_argument("--white-first", action="store_true", help="White moves first")
+    group.add_argument("--anti", action="store_true", help="Anti-Othello: fewer discs wins")
+    group.add_argument("--handicap", type=int, default=0, metavar="N", help="corner discs given before the first move (1-4)")
+    group.add_argument("--handicap-to", choices=("black", "white"), default="black", help="who gets the handicap corners")
+    group.add_argument("--hole", metavar="SQUARE", help="black-hole square, e.g. c3")
+
+
+def variant_from(args):
+    """The Variant the options describe, or None when none was given (the text decides)."""
+    given = (args.size, args.start, args.white_first, args.anti, args.handicap, args.hole)
+    if not any(given):
+        return None
+    size = args.size or 8
+    try:
+        return Variant(
+            size=size,
+            start=args.start or "othello",
+            first=WHITE if args.white_first else BLACK,
+            anti=args.anti,
+            handicap=args.handicap,
+            handicap_to=WHITE if args.handicap_to == "white" else BLACK,
+            black_hole=None if args.hole is None else parse_square(args.hole, size),
+        )
+    except ValueError as error:
+        raise CommandError(str(error))
+
+
+def load(text, args):
+    """(board, game or None) for a position string or a transcript (played in a Game, for its moves)."""
+    variant = variant_from(args)
+    position = is_position_text(text)
+    try:
+        if position:
+            if args.start or args.white_first or args.handicap:
+                raise CommandError("--start, --white-first and --handicap set up a game: use them with a transcript")
+            board = Board.from_position(text)
+            if args.size or args.hole:
+                Board.from_position(text, variant)  # says how the text's size or hole differ
+            if args.anti:
+                board = Board.from_position(text, Variant(board.size, anti=True, black_hole=board.variant.black_hole))
+            return board, None
+        game = Game(variant)
+        game.play_transcript(text)
+        return game.board, game
+    except (NotationError, IllegalMoveError, ValueError) as error:
+        raise CommandError("bad %s: %s" % ("position" if position else "transcript", error))
+
+
+def failing(func):
+    """Turn CommandError into a message on stderr and exit status 2."""
+
+    def run(args):
+        try:
+            return func(args)
+        except CommandError as error:
+            sys.stderr.write("othello %s: %s\n" % (args.command, error))
+            return 2
+
+    return run
+
+
+# ----- show ------------------------------------------------------------------
+
+
+@failing
+def run_show(args):
+    board, game = load(args.text, args)
+    print(describe(board, game))
+    return 0
+
+
+def describe(board, game=None):
+    """The text `othello show` prints."""
+    lines = [board.ascii(marks=True), ""]
+    lines.append(
+        "%s (X) %d   %s (O) %d   empty %d"
+        % (COLOUR_NAMES[BLACK], board.count(BLACK), COLOUR_NAMES[WHITE], board.count(WHITE), board.empties())
+    )
+    mover = COLOUR_NAMES[board.turn]
+    result = game.result() if game is not None else board.result()
+    if result is not None:
+        lines.append("Game over: %s" % describe_result(result))
+    elif board.must_pass():
+        lines.append("%s to move: no legal move, must pass" % mover)
+    else:
+        names = [square_name(square, board.size) for square in board.legal_squares()]
+        phase = " (placing the centre discs)" if board.in_placement_phase() else ""
+        lines.append("%s to move%s: %d legal (*): %s" % (mover, phase, len(names), " ".join(names)))
+    lines.append("Position: %s" % board.position())
+    if game is not None and game.history:
+        played = len(game.moves_played())
+        lines.append("Transcript: %s (%d move%s)" % (game.transcript(), played, "" if played == 1 else "s"))
+    if not board.variant.is_standard():
+        lines.append("Variant: %s" % board.variant.describe())
+    return "\n".join(lines)
+
+
+def describe_result(result):
+    if result.winner is None:
+        return "draw %d-%d" % (result.black, result.white)
+    return "%s wins %d-%d" % (COLOUR_NAMES[result.winner], result.black, result.white)
+
+
+# ----- perft -----------------------------------------------------------------
+
+
+@failing
+def run_perft(args):
+    if args.depth < 0:
+        raise CommandError("DEPTH must be 0 or more, not %d" % args.depth)
+    if args.jobs < 1:
+        raise CommandError("--jobs must be at least 1, not %d" % args.jobs)
+    if args.position is None:
+        board = Board(variant_from(args))
+    else:
+        board, _ = load(args.position, args)
+    if board.in_placement_phase():
+        raise CommandError("perft counts flipping moves: start after the four centre discs of the empty start")
+    root = (board.player_discs(), board.opponent_discs())
+    started = time.monotonic()
+    progress = Progress(args.depth, started)
+    total, per_root_move, processes = count(board.geometry, root, args.depth, args.jobs, progress, args.divide)
+    seconds = time.monotonic() - started
+    if args.divide:
+        for square, leaves in per_root_move:
+            if square is not None:  # None: the root game is already over
+                print("%s %d" % ("pass" if square == PASS else square_name(square, board.size), leaves))
+    sys.stderr.write(
+        "perft %d: %d leaves in %.2f s (%.0f leaves/s, %d process%s)\n"
+        % (args.depth, total, seconds, total / max(seconds, 1e-9), processes, "" if processes == 1 else "es")
+    )
+    print(total)
+    return 0
+
+
+class Progress:
+    """Reports finished subtrees on stderr once a run has taken longer than a moment."""
+
+    def __init__(self, depth, started):
+        self.depth = depth
+        self.started = started
+        self.last = started
+
+    def __call__(self, done, tasks, leaves):
+        now = time.monotonic()
+        if now - self.started >= PROGRESS_AFTER_S and (now - self.last >= PROGRESS_AFTER_S or done == tasks):
+            self.last = now
+            sys.stderr.write(
+                "perft %d: %d/%d subtrees, %d leaves so far, %.1f s\n" % (self.depth, done, tasks, leaves, now - self.started)
+            )
+
+
+def count(geometry, root, depth, jobs, progress, divide=False):
+    """(total leaves, [(root move, leaves)], processes used) for `depth` plies below root = (player, opponent).
+
+    Deep runs with several jobs are split into subtrees counted by a pool of
+    processes; `divide` splits at least at the root, for the per-move counts.
+    """
+    parallel = jobs > 1 and depth >= PARALLEL_MIN_DEPTH
+    tasks, finished = split(geometry, root, depth, jobs * TASKS_PER_JOB if parallel else 1, 1 if divide else 0)
+    total = 0
+    per_root = {}
+    for root_move, leaves in finished:
+        total += leaves
+        per_root[root_move] = per_root.get(root_move, 0) + leaves
+    jobs_args = [(geometry.size, geometry.blocked, player, opponent, remaining) for _, player, opponent, remaining in tasks]
+    pool = None
+    processes = 1
+    if parallel and len(tasks) > 1:
+        processes = min(jobs, len(tasks))
+        pool = multiprocessing.get_context("fork").Pool(processes)
+        results = pool.imap_unordered(count_indexed, enumerate(jobs_args))
+    else:
+        results = map(count_indexed, enumerate(jobs_args))
+    try:
+        for done, (index, leaves) in enumerate(results, 1):
+            total += leaves
+            root_move = tasks[index][0]
+            per_root[root_move] = per_root.get(root_move, 0) + leaves
+            progress(done, len(tasks), total)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return total, sorted(per_root.items()), processes
+
+
+def split(geometry, root, depth, wanted, min_plies=0):
+    """Expand the tree a ply at a time into at least `wanted` subtrees (and at least `min_plies` plies).
+
+    Returns (tasks, finished): tasks are (root move, player, opponent,
+    remaining depth); finished are (root move, 1) for games that ended on
+    the way, one leaf each. The root move is None at the root itself.
+    Subtrees of two plies or less are not split further: not worth a task.
+    """
+    tasks = [(None, root[0], root[1], depth)]
+    finished = []
+    plies = 0
+    while tasks and tasks[0][3] > 0 and (plies < min_plies or (len(tasks) < wanted and tasks[0][3] > 2)):
+        expanded = []
+        for root_move, player, opponent, remaining in tasks:
+            below = children(geometry, player, opponent)
+            if not below:
+                finished.append((root_move, 1))
+            for square, child_player, child_opponent in below:
+                expanded.append((square if root_move is None else root_move, child_player, child_opponent, remaining - 1))
+        tasks = expanded
+        plies += 1
+    return tasks, finished
+
+
+def count_subtree(job):
+    size, blocked, player, opponent, depth = job
+    return perft(shared_geometry(size, blocked), player, opponent, depth)
+
+
+def count_indexed(indexed_job):
+    index, job = indexed_job
+    return index, count_subtree(job)
+
+
+# ----- bench -----------------------------------------------------------------
+
+# Perft depth per interpreter: about a second of counting on this kind of machine.
+BENCH_PERFT_DEPTH = {"cpython": 8, "unix": 6, "wasm": 5}
+BENCH_COLUMNS = (
+    ("moves/s", "moves_per_s"),
+    ("flips/s", "flips_per_s"),
+    ("children/s", "generated_per_s"),
+    ("B/child", "bytes_per_generated"),
+    ("perft", "perft_depth"),
+    ("leaves/s", "perft_leaves_per_s"),
+    ("nodes/s", "perft_nodes_per_s"),
+    ("B/node", "bytes_per_perft_node"),
+)
+
+
+@failing
+def run_bench(args):
+    interpreters = ("cpython", "unix", "wasm") if args.interpreter == "all" else (args.interpreter,)
+    rows = []
+    for interpreter in interpreters:
+        sys.stderr.write("bench: running on %s...\n" % interpreter)
+        rows.append((interpreter, bench_figures(interpreter, args.seconds)))
+    print(bench_table(rows))
+    return 0
+
+
+def bench_figures(interpreter, seconds):
+    """The figures of othello.bench as a dict, measured on `interpreter`."""
+    depth = BENCH_PERFT_DEPTH[interpreter]
+    if interpreter == "cpython":
+        from othello import bench
+
+        return dict(bench.measure(seconds, depth))
+    import micropython_runner
+
+    # The WASI build runs without garbage collection (see micropython_runner): keep its run short.
+    seconds = min(seconds, 0.5) if interpreter == "wasm" else seconds
+    code = "from othello import bench\nbench.main(%r, %d)\n" % (seconds, depth)
+    try:
+        out = micropython_runner.run(interpreter, code)
+    except micropython_runner.MicroPythonError as error:
+        raise CommandError(str(error))
+    figures = {}
+    for line in out.splitlines():
+        name, _, value = line.partition(" ")
+        figures[name] = int(value)
+    return figures
+
+
+def bench_table(rows):
+    header = ["interpreter"] + [title for title, _ in BENCH_COLUMNS]
+    table = [header]
+    for interpreter, figures in rows:
+        row = [interpreter]
+        for _, key in BENCH_COLUMNS:
+            value = figures.get(key)
+            row.append("-" if value is None else "{:,}".format(value))
+        table.append(row)
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    lines = []
+    for row in table:
+        lines.append("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)))
+    return "\n".join(lines)

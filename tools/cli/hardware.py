@@ -1,0 +1,49 @@
+"""check-config: validate board config files as the device does at start-up."""
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "check-config",
+        help="validate board config files (board_configs/*.json)",
+        description="Check board configs as the firmware does at power-up: every problem is "
+        "reported as FILE: field: problem. Exit status 1 if any file is wrong.",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="config files (default: every file in board_configs/)")
+    parser.set_defaults(func=check_config)
+
+
+def check_config(args):
+    import hw
+
+    files = args.files or sorted(str(path) for path in (REPO / "board_configs").glob("*.json"))
+    if not files:
+        print("check-config: no config files given and none in board_configs/")
+        return 1
+    status = 0
+    for name in files:
+        try:
+            config = hw.read_config(name)
+        except hw.ConfigError as error:
+            status = 1
+            for line in error.errors:
+                print("%s: %s" % (name, line))
+            continue
+        display = config.display
+        print(
+            "%s: ok: %s (%s on %s%d, %d buttons: %s, %s)"
+            % (
+                name,
+                config.name,
+                display.controller.upper(),
+                display.bus.upper(),
+                display.bus_id,
+                len(config.buttons),
+                " ".join(config.button_names),
+                "buzzer on GP%d" % config.buzzer_pin if config.buzzer_pin is not None else "no buzzer",
+            )
+        )
+    return status

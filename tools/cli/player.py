@@ -1,0 +1,293 @@
+"""Computer-player commands: solve, analyse, match.
+
+    othello solve "--OOOOO-XXOOOX--XXXOOOO-XXXXOXOOXXXOXOO--XXXXOO---XOXX-----OOOO- X"
+    othello analyse f5d6c3d3c4 --level 6
+    othello analyse "<position>" --nodes 50000
+    othello match --black 8 --white pos4 --games 40 --seed 1
+
+POS is a position (64-character format and side to move, 36 or 100 characters
+for the other sizes) or a transcript from the start; the variant options of
+`othello show` apply. Players for `match`: a level number 1..8, `random`,
+`greedy` (most discs flipped now) or `posK`, a K-ply alpha-beta search on the
+classic square table (e.g. pos4).
+"""
+
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from cli.engine import CommandError, add_variant_options, describe, failing, load
+from othello.board import PASS, Board
+from othello.compat import popcount
+from othello.notation import square_name
+from othello.variant import BLACK, WHITE, Variant
+from player import LEVELS, solve, think
+from player.evaluation import DISC, POSITIONAL_VALUES, SquareEvaluator
+from player.search import INFINITY, Searcher, SearchStopped, TranspositionTable
+from othello.kernel import Kernel
+
+OPENINGS_FILE = Path(__file__).resolve().parent.parent / "match_openings.txt"
+NO_DEADLINE_MS = 10 ** 9
+SOLVE_TABLE_BITS = 20  # the host can afford a big table (9 MB)
+
+
+def register(subparsers):
+    solve_parser = subparsers.add_parser(
+        "solve",
+        help="exact result of a position under perfect play",
+        description="Solve POS exactly: the WOF score for the side to move under perfect play (disc "
+        "difference, empty squares to the winner; in Anti-Othello a positive score is a win by fewer "
+        "discs) and one best move. The last line is `score <N> move <square>` (`move pass` when the side "
+        "to move must pass, `move none` when the game is over).",
+    )
+    solve_parser.add_argument("position", nargs="+", metavar="POS")
+    solve_parser.add_argument("--time", type=float, metavar="S", help="give up after S seconds")
+    solve_parser.add_argument("--nodes", type=int, metavar="N", help="give up after N nodes")
+    add_variant_options(solve_parser)
+    solve_parser.set_defaults(func=run_solve)
+
+    analyse_parser = subparsers.add_parser(
+        "analyse",
+        help="the computer player's move and evaluation for a position",
+        description="Search POS as the computer player does and print the best move, its evaluation in "
+        "discs (exact when solved), the depth reached, the nodes searched and the time taken.",
+    )
+    analyse_parser.add_argument("position", nargs="+", metavar="POS")
+    budget = analyse_parser.add_mutually_exclusive_group()
+    budget.add_argument("--level", type=int, metavar="L", help="play as level L (1-%d; default %d)" % (len(LEVELS), len(LEVELS)))
+    budget.add_argument("--nodes", type=int, metavar="N", help="top level with N search nodes")
+    budget.add_argument("--time", type=float, metavar="S", help="top level with S seconds")
+    analyse_parser.add_argument("--seed", type=int, default=0, help="seed for the weaker levels' errors")
+    add_variant_options(analyse_parser)
+    analyse_parser.set_defaults(func=run_analyse)
+
+    match_parser = subparsers.add_parser(
+        "match",
+        help="play games between levels or baseline players",
+        description="Play GAMES games between two players, alternating colours over a set of balanced "
+        "openings (each opening twice, once with either colour). Players: a level 1-%d, random, greedy, "
+        "or posK (a K-ply search on the classic square table). Levels play with their node budgets and no "
+        "deadline, so a match replays the same games on any machine. Progress goes to stderr; the summary "
+        "is from the side of --black's player." % len(LEVELS),
+    )
+    match_parser.add_argument("--black", required=True, metavar="A", help="first player (Black in game 1)")
+    match_parser.add_argument("--white", required=True, metavar="B", help="second player (White in game 1)")
+    match_parser.add_argument("--games", type=int, default=20, metavar="N")
+    match_parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed for openings and the levels' errors")
+    match_parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="worker processes")
+    match_parser.add_argument("--size", type=int, choices=(6, 8, 10), default=8, help="board size (default 8)")
+    match_parser.add_argument("--anti", action="store_true", help="Anti-Othello: fewer discs wins")
+    match_parser.set_defaults(func=run_match)
+
+
+# ----- solve ---------------------------------------------------------------------
+
+
+@failing
+def run_solve(args):
+    board, _ = load(" ".join(args.position), args)
+    if board.in_placement_phase():
+        raise CommandError("the solver starts once the four centre discs are placed")
+    print(describe(board))
+    started = time.monotonic()
+    try:
+        score, square = solve(board, node_limit=args.nodes,
+                              time_limit_ms=None if args.time is None else int(args.time * 1000),
+                              table_bits=SOLVE_TABLE_BITS)
+    except SearchStopped:
+        raise CommandError("not solved within the limit given")
+    elapsed = time.monotonic() - started
+    if square is None:
+        move = "none"
+    elif square == PASS:
+        move = "pass"
+    else:
+        move = square_name(square, board.size)
+    verdict = "win" if score > 0 else "loss" if score < 0 else "draw"
+    print("%s to move: %s by %d with perfect play (%d empties, %.2f s)" % (
+        "Black" if board.turn == BLACK else "White", verdict, abs(score), board.empties(), elapsed))
+    print("score %d move %s" % (score, move))
+    return 0
+
+
+# ----- analyse -------------------------------------------------------------------
+
+
+@failing
+def run_analyse(args):
+    board, _ = load(" ".join(args.position), args)
+    if board.is_game_over():
+        raise CommandError("the game is over")
+    level = args.level or len(LEVELS)
+    if not 1 <= level <= len(LEVELS):
+        raise CommandError("--level must be 1 to %d, not %d" % (len(LEVELS), level))
+    nodes = time_ms = None
+    if args.nodes is not None:
+        nodes, time_ms = args.nodes, NO_DEADLINE_MS
+    elif args.time is not None:
+        nodes, time_ms = 1 << 29, int(args.time * 1000)
+    else:
+        time_ms = NO_DEADLINE_MS  # the level's node budget, as in a match
+    print(describe(board))
+    decision = think(board, level, node_limit=nodes, time_limit_ms=time_ms, rng_seed=args.seed)
+    kind = "exact" if decision.exact else "book" if decision.book else "estimate"
+    print("best %s   eval %+.2f discs (%s)   depth %d   nodes %d   time %d ms   (%s)" % (
+        decision.move_name(), decision.score, kind, decision.depth, decision.nodes, decision.elapsed_ms,
+        LEVELS[level - 1].describe() if args.nodes is None and args.time is None else "level %d budget replaced" % level))
+    print(decision.describe())
+    return 0
+
+
+# ----- baseline players and match ----------------------------------------------------
+
+
+class Player:
+    """A match participant: choose(board, seed) -> square (or PASS)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        text = spec.strip().lower()
+        self.level = None
+        self.depth = None
+        if text.isdigit():
+            self.level = int(text)
+            if not 1 <= self.level <= len(LEVELS):
+                raise CommandError("level %s is not 1 to %d" % (spec, len(LEVELS)))
+        elif text.startswith("pos") and text[3:].isdigit() and int(text[3:]) >= 1:
+            self.depth = int(text[3:])
+        elif text not in ("random", "greedy"):
+            raise CommandError("unknown player %r: use a level 1-%d, random, greedy or posK" % (spec, len(LEVELS)))
+        self.kind = text
+        self._searchers = {}
+
+    def choose(self, board, seed):
+        if not board.legal_moves():
+            return PASS
+        if self.level is not None:
+            return think(board, self.level, time_limit_ms=NO_DEADLINE_MS, rng_seed=seed).square
+        rng = random.Random(seed)
+        moves = board.legal_squares()
+        if self.kind == "random" or board.in_placement_phase():
+            return rng.choice(moves)
+        if self.kind == "greedy":
+            flips = [popcount(board.flips_for(square)) for square in moves]
+            most = max(flips)
+            return rng.choice([square for square, count in zip(moves, flips) if count == most])
+        return self._positional(board)
+
+    def _positional(self, board):
+        """A fixed-depth alpha-beta search on the square table (no book, no solver, no time limit)."""
+        key = (board.size, board.variant.blocked_mask(), board.variant.anti)
+        searcher = self._searchers.get(key)
+        if searcher is None:
+            searcher = Searcher(Kernel(board.geometry, self.depth + 40), TranspositionTable(14), board.variant.anti)
+            searcher.evaluator = SquareEvaluator(board.size, POSITIONAL_VALUES, DISC // 4, board.variant.anti)
+            self._searchers[key] = searcher
+        searcher.set_root(board.player_discs(), board.opponent_discs())
+        searcher.start()
+        searcher.search_root(self.depth, -INFINITY, INFINITY)
+        return searcher.best_square
+
+
+def openings(variant, count, seed):
+    """`count` opening positions: the balanced list for standard 8x8, else seeded random plies from the start."""
+    if variant.is_standard() and OPENINGS_FILE.exists():
+        texts = [line.split("#")[0].strip() for line in OPENINGS_FILE.read_text().splitlines()]
+        texts = [t for t in texts if t]
+        rng = random.Random(seed)
+        rng.shuffle(texts)
+        return [texts[i % len(texts)] for i in range(count)]
+    rng = random.Random(seed)
+    plies = {6: 4, 8: 6, 10: 8}[variant.size]
+    found = []
+    while len(found) < count:
+        board = Board(variant)
+        for _ in range(plies):
+            moves = board.legal_squares()
+            if not moves:
+                break
+            board.play(rng.choice(moves))
+        if not board.is_game_over() and board.position() not in found:
+            found.append(board.position())
+    return found
+
+
+_players = {}
+
+
+def play_one(job):
+    """One game of a match (in a worker process): returns (index, first player's colour, result fields, transcript)."""
+    index, first_spec, second_spec, opening, variant_dict, seed = job
+    variant = Variant.from_dict(variant_dict)
+    players = []
+    for spec in (first_spec, second_spec):
+        if spec not in _players:
+            _players[spec] = Player(spec)
+        players.append(_players[spec])
+    first_colour = BLACK if index % 2 == 0 else WHITE
+    board = Board.from_position(opening, variant)
+    ply = 0
+    while not board.is_game_over():
+        mover = players[0] if board.turn == first_colour else players[1]
+        square = mover.choose(board, seed * 7919 + index * 131 + ply)
+        if square == PASS:
+            board.pass_turn()
+        else:
+            board.play(square)
+        ply += 1
+    result = board.result()
+    return index, first_colour, result.winner, result.black, result.white
+
+
+def elo_from(results):
+    """(score fraction, Elo difference, its 95% error) from per-game scores 1, 0.5, 0."""
+    n = len(results)
+    p = sum(results) / n
+    variance = sum((r - p) ** 2 for r in results) / max(1, n - 1)
+    error = 1.96 * math.sqrt(variance / n)
+    clipped = min(max(p, 0.5 / n), 1 - 0.5 / n)  # a clean sweep is reported at half a game from it
+    elo = -400 * math.log10(1 / clipped - 1)
+    slope = 400 / math.log(10) / (clipped * (1 - clipped))
+    return p, elo, slope * error
+
+
+@failing
+def run_match(args):
+    first, second = Player(args.black), Player(args.white)
+    if args.games < 1:
+        raise CommandError("--games must be at least 1")
+    variant = Variant(size=args.size, anti=args.anti)
+    starts = openings(variant, (args.games + 1) // 2, args.seed)
+    jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed) for i in range(args.games)]
+    wins = draws = losses = 0
+    margins = []
+    scores = []
+    started = time.monotonic()
+    workers = max(1, min(args.jobs, args.games))
+    with multiprocessing.Pool(workers) as pool:
+        for done, (index, colour, winner, black, white) in enumerate(pool.imap_unordered(play_one, jobs), 1):
+            mine, theirs = (black, white) if colour == BLACK else (white, black)
+            if winner is None:
+                draws += 1
+                scores.append(0.5)
+            elif winner == colour:
+                wins += 1
+                scores.append(1.0)
+            else:
+                losses += 1
+                scores.append(0.0)
+            margins.append(mine - theirs)
+            sys.stderr.write("game %d/%d: %s as %s %d-%d   (+%d =%d -%d, %.0f s)\n" % (
+                done, args.games, first.spec, "Black" if colour == BLACK else "White", mine, theirs,
+                wins, draws, losses, time.monotonic() - started))
+    p, elo, error = elo_from(scores)
+    print("%s vs %s, %d games (%s%s), seed %d" % (
+        first.spec, second.spec, args.games, variant.describe(), "", args.seed))
+    print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
+    print("average disc difference %+.1f" % (sum(margins) / len(margins)))
+    print("Elo difference %+.0f +/- %.0f (95%%)" % (elo, error))
+    return 0

@@ -1,0 +1,79 @@
+"""tools/sim: play the firmware on the desktop (terminal, window) or run a headless script."""
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import BOARD_CONFIGS, DEFAULT_APP, DEFAULT_BOARD, REPO
+from .simulated import INTERPRETERS, SimulatedDevice, SimulatorError
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="sim",
+        description="Pocket Othello's simulator: the firmware on simulated Pico hardware. "
+        "Default: play in this terminal (arrows, Enter/Z = A, Esc/X = B, M = menu, Q quits).",
+    )
+    parser.add_argument("--board", default=str(DEFAULT_BOARD), help="board config JSON (default: %%(default)s; more in %s)" % BOARD_CONFIGS)
+    parser.add_argument("--interpreter", choices=INTERPRETERS, default="cpython", help="run the firmware under CPython or MicroPython's unix port")
+    parser.add_argument("--app", default=str(DEFAULT_APP), help="the script the device runs at power-up (default: firmware/main.py)")
+    parser.add_argument("--flash", help="directory standing for the Pico's flash (default: sim_flash/ when playing, empty for --headless)")
+    front = parser.add_mutually_exclusive_group()
+    front.add_argument("--window", action="store_true", help="play in a pygame window instead of the terminal")
+    front.add_argument("--headless", metavar="SCRIPT", help="run a script of presses and waits (docs/SIMULATOR.md) and write its screenshots")
+    parser.add_argument("--out", default="build/sim", help="where --headless writes PNG and GIF files (default: %(default)s)")
+    parser.add_argument("--scale", type=int, default=6, help="pixel size in the window (default: %(default)s)")
+    parser.add_argument("--heap", default="512K", help="MicroPython heap size (default: %(default)s)")
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    flash = args.flash
+    if flash is None and not args.headless:
+        flash = str(REPO / "sim_flash")
+    try:
+        sim = SimulatedDevice(
+            args.board,
+            flash_dir=flash,
+            interpreter=args.interpreter,
+            app=args.app,
+            realtime=not args.headless,
+            heap=args.heap,
+        )
+    except (OSError, ValueError) as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 2
+    try:
+        if args.headless:
+            from .script import ScriptError, run
+
+            try:
+                text = Path(args.headless).read_text()
+                sim.power_on()
+                for path in run(sim, text, args.out):
+                    print(path)
+            except (ScriptError, OSError) as error:
+                print("sim: %s" % error, file=sys.stderr)
+                return 2
+            if sim.console.strip():
+                sys.stderr.write(sim.console)
+            return 0 if sim.exit_status in (None, 0) else 1
+        if args.window:
+            from .window import run_window
+
+            run_window(sim, scale=args.scale)
+        else:
+            from .terminal import run_terminal
+
+            run_terminal(sim)
+    except SimulatorError as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 1
+    finally:
+        sim.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""Headless runs: a script of button presses and waits, writing PNG screenshots and animated GIFs.
+
+One command per line; '#' starts a comment:
+    wait MS                 let MS milliseconds pass
+    press NAME [COUNT]      tap the button COUNT times (80 ms down, 120 ms up)
+    hold NAME MS            keep it down MS milliseconds, then release (and wait 120 ms)
+    down NAME | up NAME     press / release it, no time passing
+    shot FILE.png           screenshot of the panel
+    record [EVERY_MS]       start keeping GIF frames, one per EVERY_MS (default 100)
+    gif FILE.gif            write the frames kept so far as an animated GIF
+    power off|on|cycle      take the power away, give it back, or both
+    cut-power-at STEP       the power goes just before the STEP-th flash-changing step
+Files are written in the output directory.
+"""
+
+from pathlib import Path
+
+from .render import save_gif
+
+TAP_MS = 80
+GAP_MS = 120
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be run; the message names the line."""
+
+
+def _number(word, line_number, what):
+    try:
+        value = int(word)
+    except ValueError:
+        raise ScriptError("line %d: %s must be a whole number of milliseconds or a count, not %r" % (line_number, what, word))
+    if value < 0:
+        raise ScriptError("line %d: %s cannot be negative" % (line_number, what))
+    return value
+
+
+def parse(text, buttons):
+    """The script's commands as (line number, name, arguments); raises ScriptError for the first bad line."""
+    commands = []
+    shapes = {"wait": 1, "press": (1, 2), "hold": 2, "down": 1, "up": 1, "shot": 1, "record": (0, 1), "gif": 1, "power": 1, "cut-power-at": 1}
+    for number, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        name, args = words[0].lower(), words[1:]
+        if name not in shapes:
+            raise ScriptError("line %d: unknown command %r (commands: %s)" % (number, name, ", ".join(shapes)))
+        shape = shapes[name]
+        low, high = shape if isinstance(shape, tuple) else (shape, shape)
+        if not low <= len(args) <= high:
+            raise ScriptError("line %d: %s takes %s argument(s)" % (number, name, low if low == high else "%d or %d" % (low, high)))
+        if name in ("press", "hold", "down", "up") and args[0] not in buttons:
+            raise ScriptError("line %d: the board has no %r button (it has: %s)" % (number, args[0], ", ".join(buttons)))
+        if name == "power" and args[0] not in ("off", "on", "cycle"):
+            raise ScriptError("line %d: power is followed by off, on or cycle" % number)
+        if name == "wait" or name == "cut-power-at" or name == "record":
+            args = [_number(word, number, name) for word in args]
+        elif name in ("press", "hold"):
+            args = [args[0]] + [_number(word, number, name) for word in args[1:]]
+        commands.append((number, name, args))
+    return commands
+
+
+def run(sim, text, out_dir):
+    """Run a script on a SimulatedDevice that is powered on; returns the paths written."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for number, name, args in parse(text, tuple(sim.hardware.buttons)):
+        if name == "wait":
+            sim.run_for(args[0])
+        elif name == "press":
+            for _ in range(args[1] if len(args) > 1 else 1):
+                sim.tap(args[0], TAP_MS, GAP_MS)
+        elif name == "hold":
+            sim.tap(args[0], args[1], GAP_MS)
+        elif name == "down":
+            sim.press(args[0])
+        elif name == "up":
+            sim.release(args[0])
+        elif name == "shot":
+            path = out_dir / args[0]
+            sim.image().save(path)
+            written.append(path)
+        elif name == "record":
+            sim.record(args[0] if args else 100)
+        elif name == "gif":
+            if not sim.frames:
+                raise ScriptError("line %d: no frames for %s: start with record" % (number, args[0]))
+            path = out_dir / args[0]
+            save_gif(sim.frames, path, sim.frame_ms)
+            written.append(path)
+        elif name == "power":
+            {"off": sim.power_off, "on": sim.power_on, "cycle": sim.power_cycle}[args[0]]()
+        elif name == "cut-power-at":
+            sim.cut_power_at_flash_step(args[0])
+    return written

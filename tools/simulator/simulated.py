@@ -1,0 +1,429 @@
+"""SimulatedDevice: the whole firmware in its own process, under CPython or MicroPython, on simulated hardware.
+
+The firmware process (standins/simboot.py) runs the app the way the Pico
+runs main.py at power-up, with the stand-in machine module talking to this
+side over pipes (protocol in standins/hostlink.py). Here the records are
+decoded into the panel, the buzzer log and the flash log (hardware.py).
+
+Lockstep (the default): time is virtual and only moves when run_for() lets
+it; a press or release happens at the current virtual instant. Runs are
+deterministic: the same calls give the same pixels on every machine.
+Real time (realtime=True, for the interactive front ends): the firmware
+runs freely on the wall clock and button changes reach it as they happen.
+"""
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from . import DEFAULT_APP, FIRMWARE, STANDINS
+from .hardware import Hardware
+from .render import half_blocks, oled_image
+
+RECORD = b"\x1e"
+INTERPRETERS = ("cpython", "micropython")
+
+
+class SimulatorError(RuntimeError):
+    """The simulation cannot go on (the firmware hangs, a process cannot start); the message has its console."""
+
+
+def board_config(source):
+    """(BoardConfig, source dict) from a BoardConfig, a dict, or a JSON file path."""
+    import hw
+
+    if isinstance(source, hw.BoardConfig):
+        return source, source.source
+    if isinstance(source, (str, Path)):
+        source = json.loads(Path(source).read_text())
+    return hw.load_config(source), source
+
+
+def _micropython_binary():
+    tools = str(Path(__file__).resolve().parent.parent)
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    import micropython_runner
+
+    return micropython_runner.unix_binary()
+
+
+class SimulatedDevice:
+    """A Pico wired as `config` (BoardConfig, dict or JSON path) running `app` (default firmware/main.py).
+
+    flash_dir: the flash (a temporary directory, removed by close(), if not
+    given). The config is installed there as board.json unless
+    install_config is False. interpreter: "cpython" or "micropython" (the
+    unix port, heap `heap`). read_cost_ms and start_ticks: see simclock.py.
+    timeout_s: wall-clock seconds the firmware may compute without letting
+    virtual time move before SimulatorError.
+    """
+
+    def __init__(
+        self,
+        config,
+        flash_dir=None,
+        interpreter="cpython",
+        app=None,
+        realtime=False,
+        read_cost_ms=1,
+        start_ticks=0,
+        heap="512K",
+        timeout_s=120,
+        install_config=True,
+        seed=2040,
+    ):
+        if interpreter not in INTERPRETERS:
+            raise ValueError("interpreter is one of %s, not %r" % (INTERPRETERS, interpreter))
+        self.config, source = board_config(config)
+        self.interpreter = interpreter
+        self.app = Path(app or DEFAULT_APP).resolve()
+        self.realtime = realtime
+        self.read_cost_ms = read_cost_ms
+        self.start_ticks = start_ticks
+        self.heap = heap
+        self.timeout_s = timeout_s
+        self.seed = seed
+        self._own_flash = flash_dir is None
+        self.flash_dir = Path(tempfile.mkdtemp(prefix="pocket-othello-flash-") if flash_dir is None else flash_dir)
+        self.flash_dir.mkdir(parents=True, exist_ok=True)
+        if install_config:
+            (self.flash_dir / "board.json").write_text(json.dumps(source, indent=2) + "\n")
+        self.hardware = Hardware(self.config, seed)
+        self.panel = self.hardware.panel
+        self.now = 0  # ms since the simulation began (virtual in lockstep, wall clock in real time)
+        self.state = "off"  # off, running, halted (the app ended), cut (power cut)
+        self.exit_status = None
+        self.boots = 0
+        self.resets = 0
+        self._console = []
+        self._process = None
+        self._events = None
+        self._boot_at = 0
+        self._wall_origin = time.monotonic()
+        self._pressed = set()
+        self._recording = None
+        self.frames = []  # images kept by record()
+        self.frame_ms = 100
+
+    # --- power ---
+
+    def power_on(self):
+        """Apply power: the panel powers up (noise in its RAM) and the firmware starts from main.py."""
+        if self.state == "running":
+            return self
+        if not self.app.exists():
+            raise SimulatorError("no firmware to run: %s does not exist" % self.app)
+        self.panel.power_up(self.seed + self.boots)
+        self.hardware.levels.clear()
+        self._start()
+        return self
+
+    def power_off(self):
+        """Take the power away (the flash keeps what was written)."""
+        self._stop()
+        self.state = "off"
+        self.panel.power_up(self.seed + self.boots)  # an unpowered panel is dark; its RAM is lost
+
+    def power_cycle(self, off_ms=0):
+        self.power_off()
+        self.run_for(off_ms)
+        return self.power_on()
+
+    def cut_power_at_flash_step(self, step):
+        """The power goes just before the step-th flash-changing step from now (1 = the next one)."""
+        self._send("C %d" % step)
+
+    def _command_line(self):
+        paths = ":".join((str(STANDINS), str(FIRMWARE)))
+        mode = "realtime" if self.realtime else "lockstep"
+        wiring = ["i2c:%d:%d:%d" % device for device in self.hardware.i2c_devices()]
+        wiring += ["pin:%d:%d" % (gpio, level) for gpio, level in self._pin_levels() if level is not None]
+        boot = [str(STANDINS / "simboot.py"), paths, str(self.app), mode, str(self.read_cost_ms), str(self.start_ticks)]
+        if self.interpreter == "micropython":
+            return [_micropython_binary(), "-X", "heapsize=%s" % self.heap] + boot + wiring
+        return [sys.executable, "-I", "-S", "-u"] + boot + wiring
+
+    def _start(self):
+        self._process = subprocess.Popen(
+            self._command_line(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=str(self.flash_dir),
+            bufsize=0,
+        )
+        self._events = queue.Queue()
+        self.state = "running"
+        self.exit_status = None
+        self.boots += 1
+        self._boot_at = self.now
+        threading.Thread(target=self._read, args=(self._process, self._events), daemon=True).start()
+        if not self.realtime:
+            self._wait_for_control()  # the firmware runs until it first looks at the clock
+
+    def _pin_levels(self):
+        for name in self.hardware.buttons:
+            yield self.hardware.buttons[name].pin, self.hardware.button_level(name, name in self._pressed)
+
+    def _stop(self):
+        process = self._process
+        self._process = None
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            process.stdin.close()
+            process.stdout.close()
+
+    def close(self):
+        self._stop()
+        self.state = "off"
+        if self._own_flash:
+            shutil.rmtree(self.flash_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    # --- the pipe ---
+
+    def _send(self, line):
+        process = self._process
+        if process is None or process.poll() is not None:
+            return
+        try:
+            process.stdin.write(line.encode() + b"\n")
+            process.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # the firmware process has ended; its end is in the event queue
+
+    def _read(self, process, events):
+        buffer = bytearray()
+        stream = process.stdout
+        while True:
+            try:
+                chunk = os.read(stream.fileno(), 65536)
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                break
+            buffer += chunk
+            self._parse(buffer, events)
+        if buffer:
+            self._console.append(buffer.decode("utf-8", "replace"))
+        events.put(("gone", None))
+
+    def _parse(self, buffer, events):
+        while buffer:
+            mark = buffer.find(RECORD)
+            if mark:
+                text = buffer if mark < 0 else buffer[:mark]
+                self._console.append(bytes(text).decode("utf-8", "replace"))
+                del buffer[: len(text)]
+                if mark < 0:
+                    return
+            end = buffer.find(b"\n")
+            if end < 0:
+                return
+            words = bytes(buffer[1:end]).decode().split()
+            payload = b""
+            if words[0] in ("I", "S"):
+                size = int(words[-1])
+                if len(buffer) < end + 1 + size:
+                    return
+                payload = bytes(buffer[end + 1 : end + 1 + size])
+                del buffer[: end + 1 + size]
+            else:
+                del buffer[: end + 1]
+            self._record(words, payload, events)
+
+    def _record(self, words, payload, events):
+        kind = words[0]
+        hardware = self.hardware
+        if kind == "I":
+            hardware.i2c_write(int(words[1]), int(words[2]), int(words[3]), payload)
+        elif kind == "S":
+            hardware.spi_write(int(words[1]), int(words[2]), payload)
+        elif kind == "O":
+            hardware.output(int(words[1]), None if words[2] == "-" else int(words[2]))
+        elif kind == "P":
+            hardware.pwm(self._time_of(words[1]), int(words[2]), int(words[3]), int(words[4]))
+        elif kind == "F":
+            hardware.flash_step(self._time_of(words[1]), words[2], words[3])
+        else:
+            events.put((kind, words[1:]))
+
+    def _time_of(self, child_ms):
+        if self.realtime:
+            return self._wall_now()
+        return self._boot_at + int(child_ms)
+
+    def _wall_now(self):
+        return int((time.monotonic() - self._wall_origin) * 1000)
+
+    def _wait_for_control(self):
+        """The next Y/X/C/E from the firmware; handles all but Y. Returns the virtual time reached, or None."""
+        try:
+            kind, args = self._events.get(timeout=self.timeout_s)
+        except queue.Empty:
+            self._stop()
+            self.state = "halted"
+            raise SimulatorError(
+                "the firmware ran %s s without letting time pass (an endless loop that neither sleeps nor reads the clock?)\n%s"
+                % (self.timeout_s, self.console[-3000:])
+            )
+        if kind == "Y":
+            return self._boot_at + int(args[0])
+        if kind == "X":  # machine.reset(): the chip restarts, the board keeps its power
+            self.now = self._boot_at + int(args[0])
+            self.resets += 1
+            self._stop()
+            self._start()
+            return self.now
+        if kind == "C":
+            self.now = self._boot_at + int(args[0])
+            self.hardware.flash_step(self.now, "power cut before " + args[1], args[2])
+            self._stop()
+            self.state = "cut"
+            self.panel.power_up(self.seed + self.boots)
+            return None
+        if kind == "E":
+            self.exit_status = int(args[0])
+        self._stop()
+        self.state = "halted"
+        return None
+
+    # --- time ---
+
+    def run_for(self, ms):
+        """Let ms milliseconds pass (the firmware runs; if it is off or halted, time just passes)."""
+        end = self.now + ms
+        if self.realtime:
+            time.sleep(ms / 1000)
+            self.now = self._wall_now()
+            return
+        while self.now < end:
+            if self.state != "running":
+                self.now = end
+                break
+            stop = end
+            if self._recording is not None:
+                stop = min(end, self._recording[1])
+            self._send("R %d" % (stop - self._boot_at))
+            reached = self._wait_for_control()
+            if reached is not None:
+                self.now = max(self.now, reached)
+            if self._recording is not None and self.now >= self._recording[1]:
+                self._capture_frame()
+        if self._recording is not None and self.state != "running":
+            while self._recording[1] <= end:
+                self._capture_frame()
+
+    def run_until(self, condition, timeout_ms, step_ms=10):
+        """Run in steps until condition(self) holds; False if timeout_ms pass first."""
+        deadline = self.now + timeout_ms
+        while not condition(self):
+            if self.now >= deadline:
+                return False
+            self.run_for(min(step_ms, deadline - self.now))
+        return True
+
+    # --- buttons ---
+
+    def press(self, name):
+        """Press a button and keep it down."""
+        self._set_button(name, True)
+
+    def release(self, name):
+        self._set_button(name, False)
+
+    def _set_button(self, name, pressed):
+        level = self.hardware.button_level(name, pressed)
+        (self._pressed.add if pressed else self._pressed.discard)(name)
+        self._send("L %d %s" % (self.hardware.buttons[name].pin, "-" if level is None else level))
+
+    def tap(self, name, hold_ms=80, after_ms=120):
+        """Press, hold for hold_ms, release, then let after_ms pass."""
+        self.press(name)
+        self.run_for(hold_ms)
+        self.release(name)
+        self.run_for(after_ms)
+
+    def bounce(self, name, pressed, bounces=3, every_ms=1):
+        """Change a button with contact bounce: it flips bounces times, every_ms apart, before settling."""
+        for flip in range(bounces * 2):
+            self._set_button(name, pressed if flip % 2 == 0 else not pressed)
+            self.run_for(every_ms)
+        self._set_button(name, pressed)
+
+    # --- what can be seen and heard ---
+
+    def screen(self):
+        """The glass: 64 rows of 128 values, 1 where a pixel glows."""
+        return self.panel.pixels()
+
+    def screen_text(self, on="#", off="."):
+        return ["".join(on if value else off for value in row) for row in self.screen()]
+
+    def half_blocks(self):
+        return half_blocks(self.screen())
+
+    def image(self, scale=4):
+        """The panel as a PIL image with the look of an OLED (brightness follows the contrast)."""
+        return oled_image(self.screen(), self.panel.brightness(), scale)
+
+    @property
+    def buzzer_log(self):
+        """(ms, Hz) at each change of what the buzzer sounds, 0 Hz = silent."""
+        return list(self.hardware.buzzer_log)
+
+    def notes(self):
+        """(start ms, Hz, duration ms) of each tone heard so far."""
+        return self.hardware.notes(self.now)
+
+    @property
+    def flash_log(self):
+        """(ms, op, path) of every step that changed the flash."""
+        return list(self.hardware.flash_log)
+
+    def flash_files(self):
+        """{relative path: bytes} of every file on the flash."""
+        files = {}
+        for path in sorted(self.flash_dir.rglob("*")):
+            if path.is_file():
+                files[path.relative_to(self.flash_dir).as_posix()] = path.read_bytes()
+        return files
+
+    @property
+    def console(self):
+        """Everything the firmware printed (tracebacks included)."""
+        return "".join(self._console)
+
+    # --- recording ---
+
+    def record(self, every_ms=100, scale=3):
+        """From now on, keep an image of the panel every every_ms of virtual time (see frames)."""
+        self.frames = []
+        self.frame_ms = every_ms
+        self._recording = [every_ms, self.now, scale]
+        self._capture_frame()
+
+    def stop_recording(self):
+        self._recording = None
+        return self.frames
+
+    def _capture_frame(self):
+        every_ms, _, scale = self._recording
+        self.frames.append(self.image(scale))
+        self._recording[1] += every_ms

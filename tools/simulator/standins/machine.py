@@ -1,0 +1,350 @@
+"""Stand-in for MicroPython's `machine` module on an RP2040, for the simulator.
+
+Runs under CPython and under MicroPython (a machine.py on the path shadows
+the unix port's built-in module). It models the chip side of the Pico: the
+GPIO pads (mode, pull, output level, edge interrupts), the I2C and SPI
+controllers with the RP2040's pin functions, PWM and reset. Everything
+outside the chip (the display, the buttons, the buzzer, time and the flash)
+belongs to a *board* attached with attach(board) before the firmware starts:
+- in the simulator's firmware process, standins/hostlink.py: a pipe to the
+  host, which decodes the bus traffic into a simulated panel;
+- in a CPython test, tools/simulator/local.py, wired to the panel directly.
+
+A board provides: clock (ticks_ms, ticks_diff, ticks_add, sleep_ms), files
+(the flash, for hw.storage), output(gpio, level or None), i2c_write(scl,
+sda, address, data) -> acknowledged, spi_write(sck, mosi, data), pwm(gpio,
+freq, duty_u16) and reset(); it drives inputs back with set_external().
+`host_platform` is what firmware/hw/device.py takes its clock and flash from.
+"""
+
+import errno
+
+_board = None
+_gpios = {}
+
+GPIO_COUNT = 30
+CPU_FREQ = 125000000
+# The slowest PWM the RP2040 makes at 125 MHz: divider 256 and a 16-bit wrap.
+PWM_MIN_FREQ = 8
+PWM_MAX_FREQ = CPU_FREQ // 2
+
+
+class PowerCut(BaseException):
+    """Raised in an in-process simulation when the power goes at a chosen flash step.
+
+    A BaseException, so the firmware's `except Exception` crash handler does
+    not catch it: nothing runs after a power cut.
+    """
+
+
+class DeviceReset(BaseException):
+    """Raised by machine.reset() in an in-process simulation, which cannot restart the process."""
+
+
+def attach(board):
+    """Connect the chip to a board; the GPIOs start as after a reset (inputs, pulled down)."""
+    global _board
+    _board = board
+    _gpios.clear()
+
+
+def _the_board():
+    if _board is None:
+        raise RuntimeError("no simulated board attached: call machine.attach(board) first (tools/simulator does)")
+    return _board
+
+
+class _HostPlatform:
+    """The simulator's time and flash, for firmware/hw/device.py."""
+
+    @property
+    def clock(self):
+        return _the_board().clock
+
+    @property
+    def files(self):
+        return _the_board().files
+
+
+host_platform = _HostPlatform()
+
+
+class _Gpio:
+    """One GPIO as the RP2040's pad and SIO registers hold it."""
+
+    def __init__(self, number):
+        self.number = number
+        self.mode = Pin.IN
+        self.pull = Pin.PULL_DOWN  # the RP2040's reset state
+        self.out = 0
+        self.external = None  # the level something outside drives, or None
+        self.reported = None  # the output level the board last heard of
+        self.handler = None
+        self.trigger = 0
+        self.pin = None
+
+    def level(self):
+        if self.mode == Pin.OUT or (self.mode == Pin.OPEN_DRAIN and self.out == 0):
+            return self.out
+        if self.external is not None:
+            return self.external
+        return 1 if self.pull == Pin.PULL_UP else 0  # a floating input reads low here
+
+    def change(self, attribute, value):
+        before = self.level()
+        setattr(self, attribute, value)
+        after = self.level()
+        driven = after if self.mode == Pin.OUT else None
+        if driven != self.reported:
+            self.reported = driven
+            _the_board().output(self.number, driven)
+        if after != before and self.handler is not None:
+            edge = Pin.IRQ_RISING if after else Pin.IRQ_FALLING
+            if self.trigger & edge:
+                self.handler(self.pin)
+
+
+def _gpio(number):
+    gpio = _gpios.get(number)
+    if gpio is None:
+        gpio = _gpios[number] = _Gpio(number)
+    return gpio
+
+
+def set_external(number, level):
+    """The board drives GPIO `number` to 0 or 1, or lets go (None); edge interrupts fire."""
+    _gpio(number).change("external", level)
+
+
+def _pin_number(pin_id):
+    if isinstance(pin_id, Pin):
+        return pin_id.id
+    if isinstance(pin_id, str):
+        name = pin_id.upper()
+        if name == "LED":
+            return 25
+        if name.startswith("GP") and name[2:].isdigit():
+            pin_id = int(name[2:])
+        else:
+            raise ValueError("unknown named pin \"%s\"" % pin_id)
+    if not isinstance(pin_id, int) or not 0 <= pin_id < GPIO_COUNT:
+        raise ValueError("invalid pin")
+    return pin_id
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    ALT = 3
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, id, mode=-1, pull=-1, *, value=None, alt=-1):
+        self.id = _pin_number(id)
+        _the_board()
+        if mode != -1 or pull != -1 or value is not None:
+            self.init(mode, pull, value=value)
+
+    def init(self, mode=-1, pull=-1, *, value=None, alt=-1):
+        gpio = _gpio(self.id)
+        if value is not None:
+            gpio.change("out", 1 if value else 0)
+        if mode != -1:
+            gpio.change("mode", mode)
+        # As on the rp2 port: pulls are set on every init, None (or no argument) meaning none.
+        gpio.change("pull", None if pull in (-1, None) else pull)
+
+    def value(self, level=None):
+        gpio = _gpio(self.id)
+        if level is None:
+            return gpio.level()
+        gpio.change("out", 1 if level else 0)
+        return None
+
+    def __call__(self, level=None):
+        return self.value(level)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    high = on
+    low = off
+
+    def toggle(self):
+        gpio = _gpio(self.id)
+        gpio.change("out", 1 - gpio.out)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        gpio = _gpio(self.id)
+        gpio.handler = handler
+        gpio.trigger = trigger
+        gpio.pin = self
+        return None
+
+    def __repr__(self):
+        return "Pin(GPIO%d)" % self.id
+
+
+def _check_function(bus_id, role, pin, role_of):
+    if role_of(pin) != (bus_id, role):
+        raise ValueError("bad %s pin" % role.upper())
+
+
+def _i2c_role(pin):
+    return (pin >> 1) & 1, ("sda", "scl")[pin & 1]
+
+
+def _spi_role(pin):
+    return (pin >> 3) & 1, ("miso", "cs", "sck", "mosi")[pin & 3]
+
+
+class I2C:
+    """A hardware I2C controller; only writes are modelled (the displays are write-only)."""
+
+    _DEFAULT_PINS = {0: (9, 8), 1: (7, 6)}  # (scl, sda)
+
+    def __init__(self, id, *, scl=None, sda=None, freq=400000, timeout=50000):
+        if id not in (0, 1):
+            raise ValueError("I2C(%s) doesn't exist" % (id,))
+        default_scl, default_sda = self._DEFAULT_PINS[id]
+        self.scl = default_scl if scl is None else _pin_number(scl)
+        self.sda = default_sda if sda is None else _pin_number(sda)
+        _check_function(id, "scl", self.scl, _i2c_role)
+        _check_function(id, "sda", self.sda, _i2c_role)
+        self.id = id
+        self.freq = freq
+
+    def writeto(self, addr, buf, stop=True):
+        if not _the_board().i2c_write(self.scl, self.sda, addr, bytes(buf)):
+            raise OSError(errno.EIO)
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        return self.writeto(addr, b"".join(bytes(part) for part in vector), stop)
+
+    def scan(self):
+        board = _the_board()
+        return [addr for addr in range(0x08, 0x78) if board.i2c_write(self.scl, self.sda, addr, b"")]
+
+
+def _reverse_bits(byte):
+    mirrored = 0
+    for bit in range(8):
+        mirrored = (mirrored << 1) | ((byte >> bit) & 1)
+    return mirrored
+
+
+_REVERSED = bytes(_reverse_bits(b) for b in range(256))
+
+
+class SPI:
+    MSB = 1
+    LSB = 0
+    _DEFAULT_PINS = {0: (18, 19, 16), 1: (10, 11, 8)}  # (sck, mosi, miso) of the Pico
+
+    def __init__(self, id, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=MSB, sck=None, mosi=None, miso=None):
+        if id not in (0, 1):
+            raise ValueError("SPI(%s) doesn't exist" % (id,))
+        default_sck, default_mosi, _ = self._DEFAULT_PINS[id]
+        self.sck = default_sck if sck is None else _pin_number(sck)
+        self.mosi = default_mosi if mosi is None else _pin_number(mosi)
+        _check_function(id, "sck", self.sck, _spi_role)
+        _check_function(id, "mosi", self.mosi, _spi_role)
+        if miso is not None:
+            _check_function(id, "miso", _pin_number(miso), _spi_role)
+        self.id = id
+        self.init(baudrate, polarity=polarity, phase=phase, bits=bits, firstbit=firstbit)
+
+    def init(self, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=MSB, **pins):
+        if bits != 8:
+            raise ValueError("bits must be 8")
+        self.baudrate = baudrate
+        self.firstbit = firstbit
+        # The OLED controllers sample on the rising clock edge (mode 0 or 3):
+        # in mode 1 or 2 they read each bit one position late.
+        self.late_sampling = polarity != phase
+
+    def write(self, buf):
+        data = bytes(buf)
+        if self.firstbit == SPI.LSB:
+            data = bytes(_REVERSED[b] for b in data)
+        if self.late_sampling and data:
+            stream = int.from_bytes(data, "big") >> 1
+            data = stream.to_bytes(len(data), "big")
+        _the_board().spi_write(self.sck, self.mosi, data)
+        return None
+
+    def deinit(self):
+        return None
+
+
+class PWM:
+    def __init__(self, dest, *, freq=None, duty_u16=None, duty_ns=None, invert=False):
+        self.pin = _pin_number(dest)
+        self._freq = 1000
+        self._duty = 0
+        if freq is not None:
+            self.freq(freq)
+        if duty_u16 is not None:
+            self.duty_u16(duty_u16)
+        self._report()
+
+    def _report(self):
+        _the_board().pwm(self.pin, self._freq, self._duty)
+
+    def freq(self, value=None):
+        if value is None:
+            return self._freq
+        if value < PWM_MIN_FREQ:
+            raise ValueError("freq too small")
+        if value > PWM_MAX_FREQ:
+            raise ValueError("freq too large")
+        self._freq = int(value)
+        self._report()
+        return None
+
+    def duty_u16(self, value=None):
+        if value is None:
+            return self._duty
+        if not 0 <= value <= 65535:
+            raise ValueError("duty_u16 must be from 0 to 65535")
+        self._duty = int(value)
+        self._report()
+        return None
+
+    def deinit(self):
+        self._duty = 0
+        self._report()
+
+
+def reset():
+    _the_board().reset()
+
+
+soft_reset = reset
+
+
+def freq(hz=None):
+    return CPU_FREQ
+
+
+def unique_id():
+    return b"\xe6\x61\x41\x04\x03\x2b\x5e\x2c"
+
+
+def idle():
+    return None
+
+
+def disable_irq():
+    return 0
+
+
+def enable_irq(state=0):
+    return None
