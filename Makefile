@@ -19,6 +19,12 @@ $(STAMP): host_tests/requirements.txt
 test: $(STAMP)
 	$(PY) -m pytest -q host_tests
 
+# ----- the simulator (docs/SIMULATOR.md): BOARD as for the Pico below, SIM = more tools/sim options (e.g. --window)
+.PHONY: play
+
+play: $(STAMP)
+	$(PY) tools/sim $(if $(BOARD),--board board_configs/$(BOARD).json) $(SIM)
+
 # ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto)
 BOARD ?=
 PORT ?=

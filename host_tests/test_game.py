@@ -6,7 +6,7 @@ import json
 import pytest
 
 from engine_helpers import game_snapshot, mask, variants
-from othello import BLACK, PASS, WHITE, Game, IllegalMoveError, Result, Variant, parse_square
+from othello import BLACK, PASS, WHITE, Board, Game, IllegalMoveError, Result, Variant, parse_square
 from othello.scoring import END_TIME, time_loss_result
 
 MINUTE = 60 * 1000
@@ -254,3 +254,27 @@ def test_variant_and_moves_of_a_reversi_game_survive_a_save():
     game.play_transcript("d4e4d5e5")
     again = Game.from_dict(game.to_dict())
     assert again.board == game.board and again.variant == game.variant
+
+
+def test_a_game_from_a_set_up_position_keeps_it_through_a_save():
+    board = Board()
+    board.set_discs(board.black | mask("a1"), board.white | mask("h8"), WHITE)
+    game = Game(start=board.position())
+    assert game.board == board and game.turn == WHITE
+    game.play_transcript("e3")
+    again = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert game_snapshot(again) == game_snapshot(game)
+    while game.take_back():
+        pass
+    assert game.board == board
+
+
+@pytest.mark.parametrize(
+    "start, message",
+    [("not a position", "does not replay"), (Board(Variant(size=6)).position(), "position is for a 6x6 board")],
+)
+def test_a_saved_game_with_a_bad_start_is_refused(start, message):
+    data = Game().to_dict()
+    data["start"] = start
+    with pytest.raises(ValueError, match=message):
+        Game.from_dict(data)

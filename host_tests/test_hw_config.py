@@ -2,8 +2,6 @@
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -162,17 +160,29 @@ def test_micropython_validates_the_same_way(micropython):
     assert output[-1] == str(_errors(json.loads(json.dumps(broken))))
 
 
-def test_check_config_command(tmp_path):
-    good = subprocess.run([sys.executable, str(REPO / "tools" / "othello"), "check-config"], capture_output=True, text=True)
-    assert good.returncode == 0, good.stdout + good.stderr
-    assert good.stdout.count(": ok: ") == len(CONFIG_FILES)
+def _check_config(argv, capsys):
+    """tools/othello check-config, with only its own module registered (as tools/cli registers it)."""
+    import argparse
+
+    import cli
+    from cli import hardware
+
+    assert "cli.hardware" in cli.COMMAND_MODULES
+    parser = argparse.ArgumentParser()
+    hardware.register(parser.add_subparsers())
+    args = parser.parse_args(["check-config"] + argv)
+    status = args.func(args)
+    return status, capsys.readouterr().out
+
+
+def test_check_config_command(tmp_path, capsys):
+    status, out = _check_config([], capsys)
+    assert status == 0 and out.count(": ok: ") == len(CONFIG_FILES)
     broken = json.loads(CONFIG_FILES[0].read_text())
     broken["buttons"]["a"]["pin"] = 40
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(broken))
-    bad = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "othello"), "check-config", str(path), str(CONFIG_FILES[0])], capture_output=True, text=True
-    )
-    assert bad.returncode == 1
-    assert "%s: buttons.a.pin: 40 is not a GPIO of the Pico (0-29)" % path in bad.stdout
-    assert "%s: ok: " % CONFIG_FILES[0] in bad.stdout
+    status, out = _check_config([str(path), str(CONFIG_FILES[0])], capsys)
+    assert status == 1
+    assert "%s: buttons.a.pin: 40 is not a GPIO of the Pico (0-29)" % path in out
+    assert "%s: ok: " % CONFIG_FILES[0] in out

@@ -181,11 +181,12 @@ def test_wrong_com_configuration_interleaves_the_rows():
     panel = Panel()
     ssd1306_init(panel, [0xDA, 0x02])  # sequential COM pins on a panel wired for alternative
     frame = bytearray(1024)
-    frame[0:128] = b"\x01" * 128  # only RAM row 0 lit
+    frame[0:128] = b"\x02" * 128  # RAM row 1
+    frame[512:640] = b"\x01" * 128  # RAM row 32
     panel.commands([0x21, 0, 127, 0x22, 0, 7])
     panel.data(frame)
     lit_rows = [y for y, row in enumerate(panel.pixels()) if any(row)]
-    assert lit_rows == [1]  # row 0 of RAM lands on the second row of glass
+    assert lit_rows == [1, 2]  # the glass shows RAM rows 0, 32, 1, 33, ...
 
 
 def test_segment_remap_applies_to_new_data_and_com_scan_at_once():
@@ -206,7 +207,7 @@ def test_sh1106_needs_the_column_offset():
         panel.commands([0xB0 | page, 0x00, 0x10])  # column 0: the offset forgotten
         panel.data(FRAME[page * 128 : (page + 1) * 128])
     glass, expected = panel.pixels(), glass_of_frame(FRAME)
-    assert [row[2:] for row in glass] == [row[:-2] for row in expected], "the picture is 2 pixels off"
+    assert [row[:-2] for row in glass] == [row[2:] for row in expected], "the picture is 2 pixels off"
     for page in range(8):
         panel.commands([0xB0 | page, 0x02, 0x10])
         panel.data(FRAME[page * 128 : (page + 1) * 128])

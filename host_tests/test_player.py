@@ -362,8 +362,8 @@ def test_book_moves_are_legal_and_symmetric():
     found = book_module.moves_for(board, kernel)
     assert found, "the 8x8 book has the start position"
     assert {square for square, _ in found} <= set(board.legal_squares())
-    # The four first moves are one move turned round: the book scores them alike.
-    assert len({score for _, score in found}) == 1 and len(found) == 4
+    # The four first moves are one move turned round: one book entry serves them all.
+    assert sorted(square for square, _ in found) == sorted(board.legal_squares())
     board.play("f5")
     replies = book_module.moves_for(board, kernel)
     assert replies and all(board.is_legal(square) for square, _ in replies)

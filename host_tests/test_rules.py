@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine_helpers import mask, names, setup, snapshot
+from engine_helpers import names, setup, snapshot
 from othello import BLACK, WHITE, Board, IllegalMoveError, Result, parse_square, square_name
 from othello.scoring import board_result
 from reference_othello import RefBoard, name

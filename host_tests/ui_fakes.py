@@ -1,84 +1,60 @@
-"""A small fake device for UI tests, following the hardware layer's contract (firmware/hw/__init__.py).
+"""A small fake device and a Driver that plays button scripts into the App: for running the UI under MicroPython.
 
-Runs under CPython and MicroPython: `framebuf` is MicroPython's own module
-there, and on CPython the simulator's faithful port (ui_harness loads it).
-Buttons are a queue of (name, kind) events delivered one per poll, sound is
-recorded, storage is a dict, and time is virtual: it moves only when the
-firmware sleeps.
+On CPython the tests drive the App on the simulator's board instead
+(ui_harness.BoardDriver); MicroPython runs (both interpreters, through the
+`micropython` fixture) use this FakeDevice, which follows the hardware
+layer's contract (firmware/hw/__init__.py): MicroPython's own framebuf,
+buttons as a queue of (name, kind) events delivered one per poll, recorded
+sound, dict storage, and virtual time that moves when the firmware sleeps.
 """
 
-import framebuf
-
+import othello
 from ui import keys
+from ui.app import App
+from ui.play import OVER, PASSING
+from ui.screens import ErrorScreen
 
 
 class FakeDisplay:
     def __init__(self, width=128, height=64):
+        import framebuf
+
         self.width = width
         self.height = height
         self.buffer = bytearray(width * height // 8)
         self.fb = framebuf.FrameBuffer(self.buffer, width, height, framebuf.MONO_VLSB)
         self.shown = bytes(self.buffer)
-        self.frames = 0
         self.contrast_level = 255
-        self.on = True
-        self.inverted = False
+        self.is_on = True
 
     def show(self):
         self.shown = bytes(self.buffer)
-        self.frames += 1
 
     def contrast(self, level):
         self.contrast_level = level
 
     def power(self, on):
-        self.on = bool(on)
+        self.is_on = bool(on)
 
     def invert(self, inverted):
-        self.inverted = bool(inverted)
+        pass
 
 
 class FakeButtons:
-    """Delivers queued (name, kind) events one per poll, as a debouncer would over time.
-
-    press_at() schedules a press for a moment of virtual time, ahead of the
-    queue: to test what happens while the computer thinks.
-    """
-
-    def __init__(self, names=("up", "down", "left", "right", "a", "b", "menu")):
+    def __init__(self, names):
         self.names = tuple(names)
         self.queue = []
-        self.timed = []  # (not before ms, name, kind)
-        self.polls = 0
 
     def poll(self, now_ms):
-        self.polls += 1
-        if self.timed and self.timed[0][0] <= now_ms:
-            _, name, kind = self.timed.pop(0)
-            return [(name, kind)]
         if self.queue:
             return [self.queue.pop(0)]
         return []
-
-    def press(self, name, times=1):
-        for _ in range(times):
-            self.queue += [(name, keys.PRESS), (name, keys.RELEASE)]
-
-    def press_at(self, ms, name):
-        self.timed += [(ms, name, keys.PRESS), (ms, name, keys.RELEASE)]
-        self.timed.sort()
-
-    def hold(self, name):
-        self.queue += [(name, keys.PRESS), (name, keys.LONG), (name, keys.RELEASE)]
 
 
 class FakeSound:
     def __init__(self):
         self.played = []
         self.enabled = True
-
-    def tone(self, freq, ms):
-        self.played.append(((freq, ms),))
 
     def play(self, tune):
         self.played.append(tuple(tune))
@@ -101,7 +77,7 @@ class FakeStorage:
         self.files[name] = bytes(data)
 
     def remove(self, name):
-        self.files.pop(name, None)
+        return self.files.pop(name, None) is not None
 
     def names(self):
         return sorted(self.files)
@@ -112,20 +88,138 @@ class Reset(BaseException):
 
 
 class FakeDevice:
-    def __init__(self, buttons=None, storage=None):
+    def __init__(self, buttons=("up", "down", "left", "right", "a", "b")):
         self.display = FakeDisplay()
-        self.buttons = FakeButtons(buttons) if buttons else FakeButtons()
+        self.buttons = FakeButtons(buttons)
         self.sound = FakeSound()
-        self.storage = storage if storage is not None else FakeStorage()
+        self.storage = FakeStorage()
         self.now = 0
-        self.resets = 0
 
     def ticks_ms(self):
         return self.now
+
+    def ticks_diff(self, end, start):
+        return end - start
+
+    def ticks_add(self, ticks, delta):
+        return ticks + delta
 
     def sleep_ms(self, ms):
         self.now += ms
 
     def reset(self):
-        self.resets += 1
         raise Reset()
+
+
+class Driver:
+    """Runs an App and presses its buttons: press() and hold() return when the app has done what they asked.
+
+    This one works the FakeDevice's event queue; ui_harness.BoardDriver
+    presses the simulated board's buttons instead.
+    """
+
+    def __init__(self, device=None, player=None):
+        if player is None:
+            import player
+        self.device = device if device is not None else FakeDevice()
+        self.app = App(self.device, player, othello.VERSION)
+        self.crash_expected = False
+
+    # ----- the buttons (the part a board driver does differently) -----
+
+    def tap(self, name, times=1):
+        for _ in range(times):
+            self.device.buttons.queue += [(name, keys.PRESS), (name, keys.RELEASE)]
+
+    def hold_down(self, name):
+        self.device.buttons.queue += [(name, keys.PRESS), (name, keys.LONG), (name, keys.RELEASE)]
+
+    def keys_pending(self):
+        return bool(self.device.buttons.queue)
+
+    def rows(self):
+        """The picture on the screen as rows of '#' (lit) and '.'."""
+        display = self.device.display
+        shown = display.shown
+        return [
+            "".join("#" if shown[(y >> 3) * display.width + x] >> (y & 7) & 1 else "." for x in range(display.width))
+            for y in range(display.height)
+        ]
+
+    # ----- running the app -----
+
+    @property
+    def screen(self):
+        return self.app.screen
+
+    def step(self):
+        """One turn of the app's loop; an unexpected crash screen fails the test with the logged traceback."""
+        self.app.step()
+        if isinstance(self.app.screen, ErrorScreen) and not self.crash_expected:
+            raise AssertionError("the app crashed:\n%s" % (self.device.storage.read("error.log") or b"").decode())
+
+    def run(self, steps=1):
+        for _ in range(steps):
+            self.step()
+
+    def wait(self, ms):
+        end = self.device.ticks_add(self.device.ticks_ms(), ms)
+        while self.device.ticks_diff(end, self.device.ticks_ms()) > 0:
+            self.step()
+
+    def settle(self, limit=3000):
+        """Step until the keys are handled and the game screen waits for the player (no animation or pending move)."""
+        for _ in range(limit):
+            self.step()
+            if not self.keys_pending() and not self.app.actions and not self.busy():
+                self.step()
+                return
+        raise AssertionError("the app did not settle in %d steps" % limit)
+
+    def busy(self):
+        """The game screen has something to do before the player's next key: animate, think, pass, end."""
+        screen = self.app.screen
+        session = getattr(screen, "session", None)
+        if session is None:
+            return False
+        if screen.flipping:
+            return True
+        if screen.state == OVER:
+            return False
+        game = session.game
+        if game.is_over():
+            return True
+        computer = session.level_of(game.turn) is not None
+        if screen.state == PASSING:  # the computer's pass goes by itself, a person's waits
+            return computer
+        return computer or game.board.must_pass()
+
+    def press(self, name, times=1):
+        self.tap(name, times)
+        self.settle()
+
+    def hold(self, name):
+        self.hold_down(name)
+        self.settle()
+
+    def menu_to(self, label):
+        """Move the highlight of the current menu onto `label` and select it."""
+        menu = self.app.screen
+        labels = [item.label for item in menu.items]
+        assert label in labels, "%r not in menu %r: %r" % (label, menu.title, labels)
+        self.press("down", (labels.index(label) - menu.index) % len(labels))
+        self.press("a")
+
+    def cursor_to(self, square):
+        screen = self.app.screen
+        n = screen.view.size
+        row, column = divmod(screen.cursor, n)
+        target_row, target_column = divmod(square, n)
+        self.tap("right", (target_column - column) % n)
+        self.tap("down", (target_row - row) % n)
+        self.settle()
+        assert self.app.screen.cursor == square
+
+    def play(self, square):
+        self.cursor_to(square)
+        self.press("a")

@@ -1,170 +1,151 @@
-"""Test helpers for the UI on CPython: a Driver that plays button scripts into the App, and screen pictures.
+"""UI tests on CPython: the App on the simulator's board, a stand-in computer player, pictures and reference images.
 
-The device is ui_fakes.FakeDevice; its framebuffer is the simulator's port
-of MicroPython's framebuf (tools/simulator/standins/framebuf.py), so the
-pixels are the ones the device draws.
+BoardDriver runs the firmware's App in this process on tools/simulator's
+LocalBoard through the real hardware layer (firmware/hw): the display
+driver's bus traffic is decoded by the simulated SSD1306, the buttons are
+pins with debouncing, the flash is a directory, and time is virtual (it
+moves when the firmware sleeps, and by 1 ms at every clock read).
 """
 
-import importlib.util
-import sys
+import os
+import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-if "framebuf" not in sys.modules:
-    _spec = importlib.util.spec_from_file_location("framebuf", REPO / "tools" / "simulator" / "standins" / "framebuf.py")
-    _framebuf = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(_framebuf)
-    sys.modules["framebuf"] = _framebuf
+import simulator
+from simulator import LocalBoard, board_config
 
-from ui_fakes import FakeDevice, FakeDisplay, FakeStorage, Reset  # noqa: E402, F401  (needs framebuf above)
+simulator.install_standins()
+
+import hw  # noqa: E402  (after the stand-ins: hw.open_device imports machine)
+import player as real_player  # noqa: E402
+from ui_fakes import Driver  # noqa: E402
 
 REFERENCE_IMAGES = Path(__file__).resolve().parent / "reference_images"
+BOARD_CONFIGS = Path(simulator.BOARD_CONFIGS)
 
 
-def pixels(display):
-    """The shown frame as rows of '#' and '.', for readable assertions."""
-    rows = []
-    for y in range(display.height):
-        row = []
-        for x in range(display.width):
-            row.append("#" if display.shown[(y >> 3) * display.width + x] >> (y & 7) & 1 else ".")
-        rows.append("".join(row))
-    return rows
+class BoardDriver(Driver):
+    """The App on a simulated board: `board` names a file in board_configs/ (or is a config dict)."""
+
+    def __init__(self, board="pico_breadboard_i2c", flash_dir=None, player=None):
+        source = BOARD_CONFIGS / (board + ".json") if isinstance(board, str) else board
+        self.config = board_config(source)[0]
+        self.flash_dir = Path(flash_dir or tempfile.mkdtemp(prefix="ui-flash-"))
+        self.board = LocalBoard(self.config, self.flash_dir)
+        device = hw.open_device(self.config)
+        if isinstance(player, StandInPlayer):
+            player.driver = self
+        Driver.__init__(self, device, player)
+
+    def tap(self, name, times=1):
+        for _ in range(times):
+            self.board.press(name)
+            self.run(2)
+            self.board.release(name)
+            self.run(2)
+
+    def hold_down(self, name):
+        self.board.press(name)
+        self.wait(self.device.buttons.long_ms + 60)
+        self.board.release(name)
+        self.run(2)
+
+    def keys_pending(self):
+        return False
+
+    def rows(self):
+        return ["".join("#" if value else "." for value in row) for row in self.board.screen()]
+
+    def power_cycle(self, player=None):
+        """The same flash in a freshly started device: a new board, device and App."""
+        return BoardDriver(self.config.source, self.flash_dir, player)
+
+    @property
+    def display_on(self):
+        return self.board.panel.display_on
+
+    def tones(self):
+        """The frequencies the buzzer has sounded, in order (rests left out)."""
+        return [freq for _, freq in self.board.hardware.buzzer_log if freq]
 
 
-def image(display, scale=1):
+class Decision:
+    def __init__(self, square):
+        self.square = square
+
+    def describe(self):
+        return "%d +2" % self.square
+
+
+class StandInPlayer:
+    """A computer player with known timing: it plays the first legal move after thinking for `budget_ms`.
+
+    Like the real search it calls should_stop() all the time and stops when
+    told; every clock read costs a millisecond on the simulated board, so
+    thinking takes virtual time. `at(ms, action)` runs an action that many
+    milliseconds into the next search (a button pressed while it thinks).
+    """
+
+    LEVELS = real_player.LEVELS
+
+    def __init__(self, budget_ms=3000):
+        self.budget_ms = budget_ms
+        self.calls = []  # (what, started ms, ended ms)
+        self.scheduled = []
+        self.driver = None
+
+    def at(self, ms, action):
+        self.scheduled.append((ms, action))
+
+    def _search(self, what, board, should_stop, now):
+        start = now()
+        while True:
+            elapsed = now() - start
+            while self.scheduled and self.scheduled[0][0] <= elapsed:
+                self.scheduled.pop(0)[1]()
+            if elapsed >= self.budget_ms or should_stop():
+                break
+        self.calls.append((what, start, now()))
+        return Decision(board.legal_squares()[0])
+
+    def think(self, board, level, should_stop=None, now=None, **limits):
+        return self._search("think", board, should_stop, now)
+
+    def hint(self, board, should_stop=None, now=None, time_limit_ms=None):
+        return self._search("hint", board, should_stop, now)
+
+
+def image(rows, scale=1):
     from PIL import Image
 
-    picture = Image.new("L", (display.width, display.height))
+    picture = Image.new("L", (len(rows[0]), len(rows)))
     data = picture.load()
-    for y, row in enumerate(pixels(display)):
+    for y, row in enumerate(rows):
         for x, char in enumerate(row):
             data[x, y] = 255 if char == "#" else 0
     if scale != 1:
-        picture = picture.resize((display.width * scale, display.height * scale), Image.NEAREST)
+        picture = picture.resize((picture.width * scale, picture.height * scale), Image.NEAREST)
     return picture
 
 
-class Driver:
-    """Runs an App on a FakeDevice and plays button scripts into it."""
-
-    def __init__(self, device=None, player=None, buttons=None, storage=None):
-        import othello
-
-        if player is None:
-            import player
-        self.device = device or FakeDevice(buttons, storage)
-        from ui.app import App
-
-        self.app = App(self.device, player, othello.VERSION)
-        self.crash_expected = False
-
-    def step(self):
-        """One turn of the app's loop; an unexpected crash screen fails the test with the logged traceback."""
-        from ui.screens import ErrorScreen
-
-        self.app.step()
-        if isinstance(self.app.screen, ErrorScreen) and not self.crash_expected:
-            raise AssertionError("the app crashed:\n%s" % (self.device.storage.read("error.log") or b"").decode())
-
-    @property
-    def screen(self):
-        return self.app.screen
-
-    def run(self, steps=1):
-        for _ in range(steps):
-            self.step()
-
-    def settle(self, limit=2000):
-        """Step until every queued event is handled and the screen is quiet (no animation, no pending move)."""
-        for _ in range(limit):
-            self.step()
-            if not self.device.buttons.queue and not self.app.actions and not self.busy():
-                self.step()
-                return
-        raise AssertionError("the app did not settle in %d steps" % limit)
-
-    def busy(self):
-        """The game screen has something to do before the player's next key: animate, think, pass, end."""
-        screen = self.app.screen
-        session = getattr(screen, "session", None)
-        if session is None:
-            return False
-        if screen.flipping:
-            return True
-        if screen.state == 2:  # game over, shown
-            return False
-        game = session.game
-        if game.is_over():
-            return True
-        computer = session.level_of(game.turn) is not None
-        if screen.state == 1:  # a pass announced: the computer's goes by itself, a person's waits
-            return computer
-        return computer or game.board.must_pass()
-
-    def press(self, name, times=1):
-        self.device.buttons.press(name, times)
-        self.settle()
-
-    def hold(self, name):
-        self.device.buttons.hold(name)
-        self.settle()
-
-    def wait(self, ms):
-        end = self.device.now + ms
-        while self.device.now < end:
-            self.step()
-
-    def menu_to(self, label):
-        """Move the highlight of the current menu onto `label` and select it."""
-        menu = self.app.screen
-        labels = [item.label for item in menu.items]
-        assert label in labels, "%r not in menu %r: %r" % (label, menu.title, labels)
-        steps = (labels.index(label) - menu.index) % len(labels)
-        self.press("down", steps)
-        self.press("a")
-
-    def cursor_to(self, square):
-        screen = self.app.screen
-        n = screen.view.size
-        row, column = divmod(screen.cursor, n)
-        target_row, target_column = divmod(square, n)
-        self.device.buttons.press("right", (target_column - column) % n)
-        self.device.buttons.press("down", (target_row - row) % n)
-        self.settle()
-        assert self.app.screen.cursor == square
-
-    def play(self, square):
-        self.cursor_to(square)
-        self.press("a")
-
-    def picture(self):
-        return pixels(self.device.display)
-
-
-def check_reference(name, display, tmp_path=None):
-    """Compare the shown frame with host_tests/reference_images/<name>.png pixel for pixel.
+def check_reference(name, rows, tmp_path=None):
+    """Compare a picture (rows of '#' and '.') with host_tests/reference_images/<name>.png pixel for pixel.
 
     With UPDATE_REFERENCE_IMAGES=1 in the environment the picture is (re)written
     instead: look at it before committing it.
     """
-    import os
-
     from PIL import Image
 
     path = REFERENCE_IMAGES / (name + ".png")
     if os.environ.get("UPDATE_REFERENCE_IMAGES"):
         REFERENCE_IMAGES.mkdir(exist_ok=True)
-        image(display).convert("1").save(path)
+        image(rows).convert("1").save(path)
         return
     assert path.exists(), "no reference image %s: run with UPDATE_REFERENCE_IMAGES=1, then review it" % path
     expected = Image.open(path).convert("L")
-    actual = pixels(display)
-    wrong = []
-    for y, row in enumerate(actual):
-        for x, char in enumerate(row):
-            if (char == "#") != (expected.getpixel((x, y)) > 127):
-                wrong.append((x, y))
+    wrong = [
+        (x, y) for y, row in enumerate(rows) for x, char in enumerate(row) if (char == "#") != (expected.getpixel((x, y)) > 127)
+    ]
     if wrong and tmp_path is not None:
-        image(display).save(tmp_path / (name + "-actual.png"))
+        image(rows).save(tmp_path / (name + "-actual.png"))
     assert not wrong, "%s: %d pixels differ from the reference, first at %s" % (name, len(wrong), wrong[:5])

@@ -23,8 +23,10 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
   .buttons   .names (the board's buttons, in BUTTON_NAMES order);
              .poll(now_ms) -> list of (name, kind), kind PRESS, REPEAT (held
              direction: after 400 ms, every 120 ms), LONG (other buttons held
-             700 ms, once, before the RELEASE), RELEASE; debounced (25 ms);
-             .is_down(name). Timings are attributes (debounce_ms, ...).
+             700 ms, once, before the RELEASE), RELEASE; debounced (25 ms); a tap
+             between two polls still gives PRESS then RELEASE; a button held
+             at start-up reports nothing until released. .is_down(name).
+             Timings are attributes (debounce_ms, repeat_delay_ms, repeat_ms, long_ms).
   .sound     .tone(hz, ms) and .play([(hz, ms), ...]) (0 Hz rests) start at once
              and never block; .update(now_ms) moves the tune on (call it each
              loop); .stop(); .playing; .enabled (False mutes).

@@ -9,7 +9,9 @@ poll(now) reads each pin once and returns the events since the last poll as
   as a PRESS, then a RELEASE at the next poll; edges within `debounce_ms` of
   the last change are bounce and do not count;
 - directions held for `repeat_delay_ms` repeat every `repeat_ms`;
-- any other button held for `long_ms` reports LONG once, before its RELEASE.
+- any other button held for `long_ms` reports LONG once, before its RELEASE;
+- a button already down when Buttons starts (held through a reset) reports
+  nothing until it has been released.
 poll() allocates nothing when nothing happened, so it can run often while
 the computer thinks.
 """
@@ -50,6 +52,7 @@ class Buttons:
         self._clock = clock
         count = len(pins)
         self._down = bytearray(count)
+        self._held_at_start = bytearray(1 if pin.value() == level else 0 for _, pin, level in pins)
         self._latched = bytearray(count)
         self._long_sent = bytearray(count)
         settled = clock.ticks_add(clock.ticks_ms(), -debounce_ms)
@@ -78,6 +81,11 @@ class Buttons:
                 continue
             if latched and ticks_diff(self._edge_at[index], changed_at) < self.debounce_ms:
                 latched = 0  # the bounce of the last change
+            if self._held_at_start[index]:
+                if not pressed:
+                    self._held_at_start[index] = 0
+                    self._changed_at[index] = now
+                continue
             kind = None
             if not self._down[index]:
                 if pressed or latched:

@@ -41,12 +41,16 @@ except AttributeError:  # MicroPython ints have neither bit_count nor bit_length
 
 if hasattr(time, "ticks_ms"):
     ticks_ms = time.ticks_ms
+    ticks_us = time.ticks_us
     ticks_diff = time.ticks_diff
     ticks_add = time.ticks_add
-else:  # CPython: a monotonic millisecond counter that never wraps
+else:  # CPython: monotonic millisecond and microsecond counters that never wrap
 
     def ticks_ms():
         return time.monotonic_ns() // 1000000
+
+    def ticks_us():
+        return time.perf_counter_ns() // 1000
 
     def ticks_diff(end, start):
         return end - start

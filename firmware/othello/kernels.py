@@ -2,11 +2,27 @@
 
 The plain kernel (kernel.py) is the reference and the one CPython uses. The
 device fast path (kernel_viper.py) is chosen where viper code runs and the
-board shape is one it handles; every search goes through make_kernel().
+board shape is one it handles (8x8, with or without a black hole); every
+search goes through make_kernel().
+
+Viper is a compile-time feature: CPython has no `micropython` module
+(ImportError) and MicroPython builds without native code generation, such as
+the WASI build, reject the @micropython.viper decorator when the module is
+compiled (SyntaxError). Any other error in kernel_viper is a bug and is not
+hidden.
 """
 
 from othello.kernel import Kernel
 
+try:
+    from othello.kernel_viper import SIZE as VIPER_SIZE
+    from othello.kernel_viper import ViperKernel
+except (ImportError, SyntaxError):
+    ViperKernel = None
+    VIPER_SIZE = None
+
 
 def make_kernel(geometry, max_ply=64):
+    if ViperKernel is not None and geometry.size == VIPER_SIZE:
+        return ViperKernel(geometry, max_ply)
     return Kernel(geometry, max_ply)

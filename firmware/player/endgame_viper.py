@@ -30,17 +30,23 @@ The black hole is never empty (it is outside the playable mask), so the
 parity of a quadrant that holds it counts only real squares.
 """
 
+import sys
 from array import array
 
-import micropython
-from micropython import const
+if sys.implementation.name != "micropython":
+    # CPython may have a `micropython` stub package, but viper annotations only compile here
+    raise ImportError("viper code runs on MicroPython only")
 
-from othello.board import PASS
+import micropython  # noqa: E402
+from micropython import const  # noqa: E402
+
+from othello.board import PASS  # noqa: E402
 
 MAX_EMPTIES = 32  # deeper solves are out of reach on the device anyway
 SORT_EMPTIES = const(7)
-TABLE_EMPTIES = const(8)  # nodes with this many empties use the transposition table
+TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 TABLE_BITS = 10  # 2**10 entries of 8 bytes
+ENTRY_USED = const(0x1000000)  # entries: lower + 128 | (upper + 128) << 8 | move << 16 | this
 POLL_NODES = const(1024)
 
 # cfg words (array 'I'); the masks above 0x3FFFFFFF live here (see PICO_FACTS)
@@ -61,7 +67,8 @@ C_MOVE = const(14)  # out: best root move, NO_SQUARE for a pass
 C_STOPPED = const(15)  # out: 1 if a limit stopped the search
 C_TABLE_SHIFT = const(16)  # 32 - table bits: a hash's top bits pick the slot
 C_SALT = const(17)  # mixed into the table's lock: Othello and Anti-Othello entries never match
-C_SIZE = const(18)
+C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
+C_SIZE = const(19)
 
 # frame words per ply (array 'I'); scores are stored + BIAS, since the unix
 # port reads ptr32 words zero-extended and would not see a negative number
@@ -130,6 +137,7 @@ class ViperSolver:
         cfg[C_PLAYABLE] = playable & WORD
         cfg[C_PLAYABLE + 1] = playable >> 32
         cfg[C_CORNERS_HI] = 0x81000000
+        cfg[C_SQUARES] = geometry.squares - (1 if geometry.blocked else 0)
         cfg[C_TABLE_SHIFT] = 32 - table_bits
         self._cfg = cfg
         # Entries stay valid from one solve to the next: they hold bounds on exact
@@ -164,6 +172,12 @@ class ViperSolver:
         pos[2] = source[at + 2]
         pos[3] = source[at + 3]
         return self._run(anti, alpha, beta, node_limit, should_stop)
+
+    def clear_table(self):
+        """Forget every table entry (for benchmarks that time solves from scratch)."""
+        entries = self._entries
+        for slot in range(len(entries)):
+            entries[slot] = 0
 
     def best_move(self):
         """The best move found by the last solve: a square, or PASS."""
@@ -227,6 +241,7 @@ class ViperSolver:
         play_h = uint(cfg[C_PLAYABLE + 1])
         corners_h = uint(cfg[C_CORNERS_HI])
         anti = int(cfg[C_ANTI])
+        squares = int(cfg[C_SQUARES])
         salt = uint(cfg[C_SALT])
         table_shift = uint(cfg[C_TABLE_SHIFT])
         node_limit = int(cfg[C_NODE_LIMIT])
@@ -281,15 +296,7 @@ class ViperSolver:
                     fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                     fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                     mine = int(((fl * 0x01010101) & full) >> 24)
-                    fl = ol
-                    fh = oh
-                    theirs = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    theirs = int(((fl * 0x01010101) & full) >> 24)
+                    theirs = squares - 1 - mine
                     side = 0
                     while True:
                         fl = uint(0)
@@ -438,16 +445,7 @@ class ViperSolver:
                     fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                     fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                     mine = int(((fl * 0x01010101) & full) >> 24)
-                    fl = ol
-                    fh = oh
-                    theirs = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    theirs = int(((fl * 0x01010101) & full) >> 24)
-                    value = mine - theirs
+                    value = mine + mine - squares
                     if anti:
                         value = 0 - value
                     returning = 1
@@ -504,8 +502,8 @@ class ViperSolver:
                         x = (x * 0x1CC9E2D5) & full
                         x ^= x >> 13
                         slot = int(x >> table_shift)
-                        if uint(locks[slot]) == lock:
-                            x = uint(entries[slot])
+                        x = uint(entries[slot])
+                        if x and uint(locks[slot]) == lock:
                             lower = int(x & 0xFF) - 128
                             upper = int((x >> 8) & 0xFF) - 128
                             table_move = int((x >> 16) & 0xFF)
@@ -882,7 +880,7 @@ class ViperSolver:
                         upper = value
                     slot = int(frame[fr + F_SLOT])
                     locks[slot] = frame[fr + F_LOCK]
-                    entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + F_BEST_MOVE]) << 16)
+                    entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + F_BEST_MOVE]) << 16) | ENTRY_USED
                 if ply == 0:
                     break
                 ply -= 1

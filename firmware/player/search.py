@@ -28,6 +28,8 @@ replies for the opponent, corners before edges before X- and C-squares.
 from array import array
 
 from othello.compat import ticks_diff, ticks_ms
+from othello.kernel import Kernel
+from othello.kernels import make_kernel
 from player.evaluation import DISC
 
 INFINITY = 32000  # above any score in either unit; fits the table's 16-bit scores
@@ -45,6 +47,19 @@ BOUND_UPPER = 2
 BOUND_EXACT = 3
 KIND_SOLVE = 4  # the entry holds a solver score (discs), not a midgame one
 GENERATION_STEP = 8  # the bits above the kind tell which search wrote the entry
+
+
+# The kernel methods a search calls beyond move generation (othello/kernel.py).
+PLAYER_METHODS = ("features", "hash", "lock", "square_sum")
+
+
+def player_kernel(geometry, max_ply):
+    """The interpreter's kernel (othello.kernels), or the plain one while the fast one lacks a player method."""
+    kernel = make_kernel(geometry, max_ply)
+    for name in PLAYER_METHODS:
+        if not hasattr(kernel, name):
+            return Kernel(geometry, max_ply)
+    return kernel
 
 
 class SearchStopped(Exception):
@@ -129,6 +144,7 @@ class Searcher:
         self.root_empties = 0
         self.outcome = None  # the solver's win (1) / draw (0) / loss (-1) once known, and its move
         self.outcome_square = NO_MOVE
+        self.exact_result = False
         self._stopped = SearchStopped()
         self.start()
 
@@ -239,13 +255,15 @@ class Searcher:
         """Iterative deepening from depth 1 until max_depth, the end of the game, or a limit.
 
         Returns the depth of the last complete iteration (0 if none); its
-        result is in best_square/best_score and root_moves/root_scores. If a
-        limit stopped a deeper iteration after it finished its first move, the
-        best move of that iteration so far is taken (it has been searched
-        deeper than the last complete result).
+        result is in best_square/best_score and root_moves/root_scores, and
+        exact_result tells whether it reached the end of the game on every
+        line. If a limit stopped a deeper iteration after it finished its first
+        move, the best move of that iteration so far is taken (it has been
+        searched deeper than the last complete result) and its depth returned.
         """
         completed = 0
         square = score = None
+        self.exact_result = False
         for depth in range(1, max_depth + 1):
             try:
                 self.search_root(depth, -INFINITY, INFINITY, False, every_move)
@@ -257,7 +275,8 @@ class Searcher:
             square = self.best_square
             score = self.best_score
             if depth >= self.root_empties:
-                break  # every line reached the end of the game: the score is exact
+                self.exact_result = True  # every line reached the end of the game
+                break
         if completed:
             self.best_square = square
             self.best_score = score

@@ -11,9 +11,6 @@ ui/keys.py, do their work in tick(), and draw the whole frame in draw(fb);
 the app redraws only when a screen says something changed.
 """
 
-import gc
-
-from othello.compat import ticks_diff
 from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
 from ui.session import Rng, Session
@@ -50,6 +47,8 @@ class Screen:
 class App:
     def __init__(self, device, player, version="?"):
         self.device = device
+        self.ticks_diff = device.ticks_diff  # the device's own tick arithmetic (ticks wrap round)
+        self.ticks_add = device.ticks_add
         self.display = device.display
         self.fb = device.display.fb
         self.player = player
@@ -112,7 +111,7 @@ class App:
                 self.dirty = True
             self.screen.handle(action)
         self.screen.tick(self.device.ticks_ms())
-        if self.notice is not None and ticks_diff(now, self.notice_until) >= 0:
+        if self.notice is not None and self.ticks_diff(now, self.notice_until) >= 0:
             self.notice = None
             self.dirty = True
         if self.dirty:
@@ -186,12 +185,11 @@ class App:
         self.screens[0] = main_menu(self)
         self.screens[0].enter()
         self.dirty = True
-        gc.collect()
 
     def notify(self, text):
         """A short message in a box over the screen; any key or a few seconds close it."""
         self.notice = wrap(text, 20)[:4]
-        self.notice_until = self.device.ticks_ms() + NOTICE_MS
+        self.notice_until = self.ticks_add(self.device.ticks_ms(), NOTICE_MS)
         self.dirty = True
 
     # ----- settings, saving --------------------------------------------------------
@@ -220,7 +218,7 @@ class App:
         idle_s = self.settings["idle"]
         if not idle_s:
             return
-        idle = ticks_diff(now, self.last_input)
+        idle = self.ticks_diff(now, self.last_input)
         if not self.dimmed and idle >= idle_s * 1000:
             self.dimmed = True
             self.display.contrast(DIM_CONTRAST)

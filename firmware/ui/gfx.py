@@ -8,7 +8,6 @@ white, as on the board it stands for). The cursor inverts its square and
 blinks (Blink), so the disc under it is seen as it is half of the time.
 """
 
-from othello.compat import ticks_diff
 from ui.font import ADVANCE, draw_columns, draw_text, text_width
 
 SCREEN_W = 128
@@ -127,7 +126,10 @@ class BoardView:
             x, y = self.origin(square)
             ink = 1
             if square == cursor:
-                fb.fill_rect(x, y, inner, inner, 1)
+                if self.lines:
+                    fb.fill_rect(x, y, inner, inner, 1)
+                else:  # the disc fills the square: light the gap round it too
+                    fb.fill_rect(x - 1, y - 1, inner + 2, inner + 2, 1)
                 ink = 0
             if (black | white) & bit:
                 if flipping & bit:
@@ -163,9 +165,10 @@ class Blink:
     ON_MS = 600
     OFF_MS = 300
 
-    def __init__(self, now):
+    def __init__(self, now, ticks_diff):
         self.since = now
         self.shown = True
+        self.ticks_diff = ticks_diff
 
     def restart(self, now):
         self.since = now
@@ -173,7 +176,7 @@ class Blink:
 
     def update(self, now):
         """Whether the cursor shows at `now`; True when that changed since the last call."""
-        shown = ticks_diff(now, self.since) % (self.ON_MS + self.OFF_MS) < self.ON_MS
+        shown = self.ticks_diff(now, self.since) % (self.ON_MS + self.OFF_MS) < self.ON_MS
         changed = shown != self.shown
         self.shown = shown
         return changed

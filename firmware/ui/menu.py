@@ -29,11 +29,10 @@ class Item:
 
 
 class Menu(Screen):
-    def __init__(self, app, title, items, on_close=None):
+    def __init__(self, app, title, items):
         Screen.__init__(self, app)
         self.title = title
         self.items = items
-        self.on_close = on_close
         self.index = 0
         self.scroll = 0
 
@@ -64,9 +63,13 @@ class Menu(Screen):
             self.close()
 
     def close(self):
-        self.app.pop()
-        if self.on_close is not None:
-            self.on_close()
+        app = self.app
+        if len(app.screens) == 1:  # the main menu: back to the title
+            from ui.screens import TitleScreen
+
+            app.replace(TitleScreen(app))
+            return
+        app.pop()
 
     def leave(self):
         self.app.save_settings()

@@ -16,7 +16,7 @@ device alive: it reads the buttons (A or a direction hurries the computer,
 B cancels into the game menu), turns the indicator and runs the buzzer.
 """
 
-from othello.compat import popcount, ticks_diff
+from othello.compat import popcount
 from othello.match import MATCH_RACE, MATCH_SINGLE
 from othello.notation import square_name
 from othello.scoring import END_TIME
@@ -58,7 +58,7 @@ class GameScreen(Screen):
         self.pass_since = 0
         self.last_move_at = app.device.ticks_ms()
         self.clock_seconds = -1
-        self.blink = gfx.Blink(self.last_move_at)
+        self.blink = gfx.Blink(self.last_move_at, app.ticks_diff)
         self.new_board()
 
     def new_board(self):
@@ -93,7 +93,7 @@ class GameScreen(Screen):
         session = self.session
         game = session.game
         if self.flipping:
-            frame = ticks_diff(now, self.anim_since) // FLIP_FRAME_MS
+            frame = app.ticks_diff(now, self.anim_since) // FLIP_FRAME_MS
             if frame >= len(FLIP_PHASES):
                 self.flipping = 0
                 self.last_move_at = now
@@ -113,7 +113,7 @@ class GameScreen(Screen):
                 self.clock_seconds = seconds
                 app.dirty = True
         if self.state == PASSING:
-            if session.level_of(game.turn) is not None and ticks_diff(now, self.pass_since) >= COMPUTER_PASS_MS:
+            if session.level_of(game.turn) is not None and app.ticks_diff(now, self.pass_since) >= COMPUTER_PASS_MS:
                 self.do_pass()
             return
         if game.board.must_pass():
@@ -129,7 +129,7 @@ class GameScreen(Screen):
             if self.blink.update(now):
                 app.dirty = True
             return
-        if session.mode == MODE_DEMO and (app.blank or ticks_diff(now, self.last_move_at) < DEMO_MOVE_MS):
+        if session.mode == MODE_DEMO and (app.blank or app.ticks_diff(now, self.last_move_at) < DEMO_MOVE_MS):
             return  # the demo keeps its pace, and rests while the screen is off
         self.computer_move(level)
 
@@ -160,7 +160,7 @@ class GameScreen(Screen):
     def should_stop(self):
         app = self.app
         now = app.device.ticks_ms()
-        if ticks_diff(now, self.poll_at) >= POLL_MS:
+        if app.ticks_diff(now, self.poll_at) >= POLL_MS:
             self.poll_at = now
             app.service(now)
             while app.actions:
@@ -168,7 +168,7 @@ class GameScreen(Screen):
                     self.cancel = True
                 else:
                     self.hurry = True
-            if ticks_diff(now, self.spin_at) >= SPIN_MS:
+            if app.ticks_diff(now, self.spin_at) >= SPIN_MS:
                 self.spin_at = now
                 self.spin += 1
                 app.redraw()

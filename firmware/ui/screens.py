@@ -17,7 +17,6 @@ Main menu (docs/UI.md shows each screen):
 
 import gc
 
-from othello.compat import ticks_diff
 from othello.match import MATCH_GAMES, MATCH_RACE
 from othello.variant import START_EMPTY, START_PARALLEL, BLACK
 from ui import gfx, keys
@@ -42,7 +41,7 @@ class TitleScreen(Screen):
         self.app.replace(main_menu(self.app))
 
     def tick(self, now):
-        if ticks_diff(now, self.since) >= TITLE_MS:
+        if self.app.ticks_diff(now, self.since) >= TITLE_MS:
             self.app.replace(main_menu(self.app))
 
     def draw(self, fb):

@@ -21,7 +21,7 @@ class SetupScreen(Screen):
         self.board = board
         self.view = gfx.BoardView(board.size)
         self.cursor = 0
-        self.blink = gfx.Blink(app.device.ticks_ms())
+        self.blink = gfx.Blink(app.device.ticks_ms(), app.ticks_diff)
 
     def tick(self, now):
         if self.blink.update(now):

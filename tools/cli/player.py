@@ -83,6 +83,20 @@ def register(subparsers):
     match_parser.add_argument("--anti", action="store_true", help="Anti-Othello: fewer discs wins")
     match_parser.set_defaults(func=run_match)
 
+    bench_parser = subparsers.add_parser(
+        "player-bench",
+        help="speed of the computer player's search and solver",
+        description="Nodes per second of the midgame search (plain kernel, trained evaluation, the "
+        "device's 2**11-entry table) and the time to solve endgames of growing size exactly, on CPython "
+        "and the MicroPython interpreters. The positions come from a fixed self-play game. Each solve "
+        "starts with an empty table; the solver sizes stop at the first one over --limit seconds.",
+    )
+    bench_parser.add_argument("--interpreter", choices=("cpython", "unix", "wasm", "all"), default="all")
+    bench_parser.add_argument("--nodes", type=int, default=4000, help="search nodes per midgame position")
+    bench_parser.add_argument("--limit", type=float, default=10.0, help="stop solving after a size takes this long")
+    bench_parser.add_argument("--seed", type=int, default=3, help="seed of the self-play game")
+    bench_parser.set_defaults(func=run_player_bench)
+
 
 # ----- solve ---------------------------------------------------------------------
 
@@ -290,4 +304,82 @@ def run_match(args):
     print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
     print("average disc difference %+.1f" % (sum(margins) / len(margins)))
     print("Elo difference %+.0f +/- %.0f (95%%)" % (elo, error))
+    return 0
+
+
+# ----- player-bench -------------------------------------------------------------------
+
+SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "player_speed.py"
+
+
+def bench_positions(seed):
+    """Midgame positions every 6 plies and one endgame position per number of empties, from one game."""
+    board = Board()
+    midgame, endgame = [], []
+    ply = 0
+    while not board.is_game_over():
+        if 10 <= ply <= 40 and ply % 6 == 4 and board.legal_moves():
+            midgame.append(board.position())
+        if 6 <= board.empties() <= 26 and board.legal_moves() and all(e != board.empties() for e, _ in endgame):
+            endgame.append((board.empties(), board.position()))
+        if not board.legal_moves():
+            board.pass_turn()
+        else:
+            board.play(think(board, 5, time_limit_ms=NO_DEADLINE_MS, rng_seed=seed + ply, node_limit=800).square)
+        ply += 1
+    endgame.sort()
+    return midgame, endgame
+
+
+def run_speed_script(interpreter, code):
+    if interpreter == "cpython":
+        import subprocess
+
+        firmware = Path(__file__).resolve().parent.parent.parent / "firmware"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(firmware)))
+        if done.returncode:
+            raise CommandError("CPython run failed:\n" + done.stdout + done.stderr)
+        return done.stdout
+    import micropython_runner
+
+    try:
+        return micropython_runner.run(interpreter, code, timeout=3600)
+    except micropython_runner.MicroPythonError as error:
+        raise CommandError(str(error))
+
+
+@failing
+def run_player_bench(args):
+    midgame, endgame = bench_positions(args.seed)
+    interpreters = ("cpython", "unix", "wasm") if args.interpreter == "all" else (args.interpreter,)
+    for interpreter in interpreters:
+        solvers = ("plain", "viper") if interpreter == "unix" else ("plain",)
+        code = "MIDGAME = %r\nMIDGAME_NODES = %d\nENDGAME = %r\nSOLVE_LIMIT_S = %r\nSOLVERS = %r\n" % (
+            midgame, args.nodes, endgame, args.limit, solvers) + SPEED_SCRIPT.read_text()
+        sys.stderr.write("running on %s ...\n" % interpreter)
+        output = run_speed_script(interpreter, code)
+        print("== %s" % interpreter)
+        for line in output.splitlines():
+            parts = line.split()
+            if parts[0] == "search":
+                nodes, ms = int(parts[1]), int(parts[2])
+                print("search: %d nodes in %d ms = %.0f nodes/s" % (nodes, ms, 1000.0 * nodes / max(ms, 1)))
+        best = {}
+        over = set()
+        for line in output.splitlines():
+            parts = line.split()
+            if parts[0] == "solve":
+                kind, empties, ms, nodes, score = parts[1], int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5])
+                print("solve %-5s %2d empties: %8d ms %9d nodes (%.0f nodes/s) score %+d" % (
+                    kind, empties, ms, nodes, 1000.0 * nodes / max(ms, 1), score))
+                for limit in (3000, 10000):
+                    # the largest size before the first one over the limit (sizes come in order)
+                    key = (kind, limit)
+                    if ms > limit:
+                        over.add(key)
+                    elif key not in over:
+                        best[key] = empties
+        for (kind, limit), empties in sorted(best.items()):
+            print("largest solved by the %s solver within %d s: %d empties" % (kind, limit // 1000, empties))
     return 0

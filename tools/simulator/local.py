@@ -44,6 +44,8 @@ class LocalBoard:
         self._cut_in = 0
         self.power_cut = False
         machine.attach(self)
+        for name in self.hardware.buttons:  # the board's own pull resistors hold released buttons
+            self.release(name)
 
     # --- the board, as machine.py calls it ---
 

@@ -105,6 +105,7 @@ class SimulatedDevice:
         self.resets = 0
         self._console = []
         self._process = None
+        self._reader = None
         self._events = None
         self._boot_at = 0
         self._wall_origin = time.monotonic()
@@ -165,7 +166,8 @@ class SimulatedDevice:
         self.exit_status = None
         self.boots += 1
         self._boot_at = self.now
-        threading.Thread(target=self._read, args=(self._process, self._events), daemon=True).start()
+        self._reader = threading.Thread(target=self._read, args=(self._process, self._events), daemon=True)
+        self._reader.start()
         if not self.realtime:
             self._wait_for_control()  # the firmware runs until it first looks at the clock
 
@@ -181,7 +183,9 @@ class SimulatedDevice:
                 process.kill()
             process.wait()
             process.stdin.close()
-            process.stdout.close()
+            # stdout is the reader thread's to close: closing it here could hand its descriptor
+            # number to the next process's pipe while the thread still reads from it.
+            self._reader.join(5)  # everything the process sent is decoded before anything else happens
 
     def close(self):
         self._stop()
@@ -210,16 +214,17 @@ class SimulatedDevice:
 
     def _read(self, process, events):
         buffer = bytearray()
-        stream = process.stdout
+        descriptor = process.stdout.fileno()
         while True:
             try:
-                chunk = os.read(stream.fileno(), 65536)
-            except (OSError, ValueError):
+                chunk = os.read(descriptor, 65536)
+            except OSError:
                 chunk = b""
             if not chunk:
                 break
             buffer += chunk
             self._parse(buffer, events)
+        process.stdout.close()
         if buffer:
             self._console.append(buffer.decode("utf-8", "replace"))
         events.put(("gone", None))

@@ -18,11 +18,13 @@ def _keymap(pygame):
     }
 
 
-def run_window(sim, scale=6, fps=30, max_frames=None):
+def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
     """Play in a window until it is closed; `sim` is a SimulatedDevice in real time, not yet powered on.
 
-    max_frames stops after that many frames (for tests, with SDL_VIDEODRIVER=dummy).
-    Returns the last frame as a pygame Surface.
+    For tests (with SDL_VIDEODRIVER=dummy): max_frames stops after that many
+    frames, and on_frame(number) runs before each frame's events are read,
+    e.g. to post key events; it stops the window by returning True.
+    Returns a copy of the window's picture as last drawn.
     """
     import pygame
 
@@ -39,14 +41,16 @@ def run_window(sim, scale=6, fps=30, max_frames=None):
         shown = None
         frames = 0
         while max_frames is None or frames < max_frames:
+            if on_frame is not None and on_frame(frames):
+                break
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
-                    return screen
+                    return screen.copy()
                 if event.type not in (pygame.KEYDOWN, pygame.KEYUP):
                     continue
                 name = keymap.get(event.key)
                 if name == "quit":
-                    return screen
+                    return screen.copy()
                 down = event.type == pygame.KEYDOWN
                 if name == "menu" and "menu" not in buttons:
                     if down and held_menu_until is None and "a" in buttons:
@@ -66,7 +70,7 @@ def run_window(sim, scale=6, fps=30, max_frames=None):
                 pygame.display.flip()
             clock.tick(fps)
             frames += 1
-        return screen
+        return screen.copy()
     finally:
         sim.close()
         pygame.quit()

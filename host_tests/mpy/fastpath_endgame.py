@@ -1,0 +1,102 @@
+"""Checks of player.endgame_viper run under the MicroPython unix port (host_tests/test_fastpath_endgame.py drives them)."""
+
+import gc
+
+from othello.board import PASS
+from othello.geometry import geometry
+from player.endgame_viper import SolverStopped, ViperSolver
+
+
+def solve_all(cases):
+    """cases: (blocked, player, opponent, anti); prints 'case <i> <score> <square or -1>' for each."""
+    solvers = {}
+    for i, (blocked, player, opponent, anti) in enumerate(cases):
+        solver = solvers.get(blocked)
+        if solver is None:
+            solver = solvers[blocked] = ViperSolver(geometry(8, blocked))
+        score, square = solver.solve(player, opponent, anti)
+        again, square_again = solver.solve(player, opponent, anti)  # the root searches on with a warm table
+        assert (again, square_again) == (score, square), "case %d: a second solve gave %r" % (i, (again, square_again))
+        print("case", i, score, PASS if square == PASS else square)
+
+
+def brute_force(g, player, opponent, anti, passed=False):
+    """Minimax over every line to the end: no pruning, no ordering, no table."""
+    moves = g.moves(player, opponent)
+    if not moves:
+        if passed or not g.moves(opponent, player):
+            diff = bin(player).count("1") - bin(opponent).count("1")
+            empties = bin(g.playable & ~(player | opponent)).count("1")
+            if diff > 0:
+                diff += empties
+            elif diff < 0:
+                diff -= empties
+            return -diff if anti else diff
+        return -brute_force(g, opponent, player, anti, True)
+    best = -100
+    for square in range(64):
+        if moves >> square & 1:
+            flipped = g.flips(player, opponent, square)
+            score = -brute_force(g, opponent ^ flipped, player | flipped | (1 << square), anti)
+            if score > best:
+                best = score
+    return best
+
+
+def against_brute_force(cases):
+    for blocked, player, opponent, anti in cases:
+        g = geometry(8, blocked)
+        score, square = ViperSolver(g).solve(player, opponent, anti)
+        expected = brute_force(g, player, opponent, anti)
+        assert score == expected, "%#x %#x anti=%r: viper %d, brute force %d" % (player, opponent, anti, score, expected)
+        if square != PASS:
+            flipped = g.flips(player, opponent, square)
+            assert flipped, "illegal best move %d" % square
+            after = -brute_force(g, opponent ^ flipped, player | flipped | (1 << square), anti)
+            assert after == score, "move %d scores %d, not %d" % (square, after, score)
+    print("brute force ok", len(cases))
+
+
+def limits(player, opponent):
+    """A node limit and should_stop() stop a solve; the solver gives the right result afterwards."""
+    expected = ViperSolver(geometry(8)).solve(player, opponent)
+    solver = ViperSolver(geometry(8))
+    try:
+        solver.solve(player, opponent, False, node_limit=500)
+        raise AssertionError("the node limit did not stop the solve")
+    except SolverStopped:
+        assert solver.nodes == 500, solver.nodes
+    calls = [0]
+
+    def stop():
+        calls[0] += 1
+        return calls[0] >= 3
+
+    solver.clear_table()
+    try:
+        solver.solve(player, opponent, False, should_stop=stop)
+        raise AssertionError("should_stop() did not stop the solve")
+    except SolverStopped:
+        assert calls[0] == 3
+    result = solver.solve(player, opponent)
+    assert result == expected, (result, expected)
+    print("limits ok", solver.nodes)
+
+
+def allocation(player, opponent, small, large):
+    """Bytes allocated by solves of `small` and `large` nodes (node limits), collection off meanwhile."""
+    solver = ViperSolver(geometry(8))
+    out = []
+    for limit in (small, large):
+        solver.clear_table()
+        gc.collect()
+        gc.disable()
+        before = gc.mem_alloc()
+        try:
+            solver.solve(player, opponent, False, node_limit=limit)
+        except SolverStopped:
+            pass
+        out.append(gc.mem_alloc() - before)
+        gc.enable()
+        assert solver.nodes == limit, "the solve ended before %d nodes" % limit
+    print("allocated", out[0], out[1])

@@ -1,0 +1,141 @@
+"""The viper endgame solver (player/endgame_viper.py) against the plain solver and a brute force.
+
+The positions and the plain solver's answers (player.solver.solve, the
+reference) are made here under CPython; the viper solver runs under the
+MicroPython unix port (host_tests/mpy/fastpath_endgame.py). Scores must be
+equal; a best move may differ when two moves score the same, so the viper
+solver's move is checked by solving the position after it.
+"""
+
+import random
+
+import pytest
+
+import micropython_runner
+from othello.board import PASS, Board
+from othello.variant import Variant
+from player.solver import solve
+
+MPY = micropython_runner.REPO / "host_tests" / "mpy"
+HOLE = 1 << 18  # c3
+
+
+def unix(code):
+    return micropython_runner.run_unix(code, path=(MPY,))
+
+
+def random_board(rng, empties, variant):
+    """A position reached by random play with `empties` empty squares, the game not over."""
+    while True:
+        board = Board(variant)
+        while board.empties() > empties and not board.is_game_over():
+            squares = board.legal_squares()
+            if squares:
+                board.play(rng.choice(squares))
+            else:
+                board.pass_turn()
+        if board.empties() == empties and not board.is_game_over():
+            return board
+
+
+def make_cases():
+    """(board, anti) pairs: Othello and Anti-Othello, with and without a black hole, 4 to 12 empties, some passes."""
+    rng = random.Random(20261122)
+    cases = []
+    for empties in (4, 6, 8, 9, 10):
+        for anti, hole in ((False, None), (True, None), (False, 18), (True, 18)):
+            for _ in range(3):
+                cases.append((random_board(rng, empties, Variant(anti=anti, black_hole=hole)), anti))
+    for empties, anti in ((11, False), (11, True), (12, False), (12, True)):
+        cases.append((random_board(rng, empties, Variant(anti=anti)), anti))
+    passes = 0
+    while passes < 4:
+        board = random_board(rng, rng.choice((5, 7, 9)), Variant())
+        if board.must_pass():
+            cases.append((board, False))
+            passes += 1
+    return cases
+
+
+@pytest.fixture(scope="module")
+def solved():
+    """Each case with the plain solver's score and the viper solver's (score, square)."""
+    cases = make_cases()
+    lines = ["(%d, %d, %d, %r)" % (b.geometry.blocked, b.player_discs(), b.opponent_discs(), anti) for b, anti in cases]
+    out = unix("import fastpath_endgame\nfastpath_endgame.solve_all([%s])\n" % ", ".join(lines))
+    viper = {}
+    for line in out.split("\n"):
+        if line.startswith("case "):
+            _, index, score, square = line.split()
+            viper[int(index)] = (int(score), int(square))
+    assert len(viper) == len(cases), out
+    return [(board, anti, solve(board)[0], viper[i]) for i, (board, anti) in enumerate(cases)]
+
+
+def test_viper_scores_equal_the_plain_solver(solved):
+    wrong = [(b.position(), anti, plain, fast) for b, anti, plain, fast in solved if fast[0] != plain]
+    assert not wrong, wrong
+
+
+def test_viper_best_moves_reach_the_best_score(solved):
+    for board, anti, plain, (score, square) in solved:
+        if board.must_pass():
+            assert square == PASS, board.position()
+            continue
+        assert board.is_legal(square), (board.position(), square)
+        after = board.copy()
+        after.play(square)
+        assert -solve(after)[0] == plain, (board.position(), square)
+
+
+def test_cases_cover_passes_holes_and_anti(solved):
+    assert sum(1 for b, _, _, _ in solved if b.must_pass()) >= 4
+    assert sum(1 for b, _, _, _ in solved if b.geometry.blocked) >= 20
+    assert sum(1 for _, anti, _, _ in solved if anti) >= 20
+    assert max(b.empties() for b, _, _, _ in solved) == 12
+
+
+def test_viper_solver_equals_brute_force():
+    """Independent of the plain solver: minimax without pruning, on small endgames."""
+    rng = random.Random(7)
+    cases = []
+    for empties in (1, 2, 3, 5, 6):
+        for anti, hole in ((False, None), (True, None), (False, 63), (True, 0)):
+            board = random_board(rng, empties, Variant(anti=anti, black_hole=hole))
+            cases.append("(%d, %d, %d, %r)" % (board.geometry.blocked, board.player_discs(), board.opponent_discs(), anti))
+    out = unix("import fastpath_endgame\nfastpath_endgame.against_brute_force([%s])\n" % ", ".join(cases))
+    assert "brute force ok %d" % len(cases) in out
+
+
+def test_node_limit_and_should_stop_stop_a_solve():
+    board = random_board(random.Random(3), 16, Variant())
+    out = unix("import fastpath_endgame\nfastpath_endgame.limits(%d, %d)\n" % (board.player_discs(), board.opponent_discs()))
+    assert "limits ok" in out
+
+
+def test_solver_allocation_does_not_grow_with_nodes():
+    board = random_board(random.Random(3), 18, Variant())
+    out = unix("import fastpath_endgame\nfastpath_endgame.allocation(%d, %d, 1000, 20000)\n" % (
+        board.player_discs(), board.opponent_discs()))
+    small, large = map(int, out.split("allocated")[1].split())
+    assert large <= small, "1,000 nodes allocated %d bytes, 20,000 nodes %d" % (small, large)
+
+
+def test_bad_input_is_refused():
+    out = unix(
+        "from othello.geometry import geometry\n"
+        "from player.endgame_viper import ViperSolver\n"
+        "s = ViperSolver(geometry(8))\n"
+        "for args in ((3, 1), (1 << 70, 0), (1, 2)):\n"
+        "    try:\n"
+        "        s.solve(*args)\n"
+        "        print('accepted', args)\n"
+        "    except ValueError as e:\n"
+        "        print('refused:', e)\n"
+        "try:\n"
+        "    ViperSolver(geometry(6))\n"
+        "except ValueError as e:\n"
+        "    print('refused:', e)\n"
+    )
+    assert out.count("refused:") == 4, out
+    assert "discs overlap" in out and "empty squares" in out and "8x8" in out

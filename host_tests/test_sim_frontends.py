@@ -1,0 +1,158 @@
+"""The simulator's front ends: headless scripts (PNG, GIF), the terminal's pieces, the pygame window."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import simulator
+from simulator import script
+from simulator.terminal import decode_keys, frame_text, _Keyboard
+
+REPO = Path(__file__).resolve().parent.parent
+I2C_BOARD = REPO / "board_configs" / "pico_breadboard_i2c.json"
+
+DEMO = """
+import hw
+device, error = hw.boot()
+x = 0
+while True:
+    for name, kind in device.buttons.poll(device.ticks_ms()):
+        print("event", name, kind)
+        if kind in (hw.PRESS, hw.REPEAT):
+            x += {"right": 4, "left": -4}.get(name, 0)
+    device.display.fb.fill(0)
+    device.display.fb.fill_rect(60 + x, 28, 8, 8, 1)
+    device.display.show()
+    device.sleep_ms(20)
+"""
+
+SCRIPT = """
+# a short session
+wait 100
+shot start.png
+record 40
+press right 2
+hold left 700   # repeats
+down a
+wait 30
+up a
+wait 100
+gif moves.gif
+shot end.png
+power cycle
+wait 50
+shot again.png
+"""
+
+
+@pytest.fixture
+def demo(tmp_path):
+    path = tmp_path / "demo.py"
+    path.write_text(DEMO)
+    return path
+
+
+def test_headless_script_writes_screenshots_and_a_gif(demo, tmp_path):
+    outputs = []
+    for run in range(2):
+        with simulator.SimulatedDevice(I2C_BOARD, app=demo) as sim:
+            sim.power_on()
+            written = script.run(sim, SCRIPT, tmp_path / ("out%d" % run))
+        assert [p.name for p in written] == ["start.png", "moves.gif", "end.png", "again.png"]
+        outputs.append([p.read_bytes() for p in written])
+    assert outputs[0] == outputs[1], "a script gives the same files every time"
+    out = tmp_path / "out0"
+    start, end = Image.open(out / "start.png"), Image.open(out / "end.png")
+    assert start.size == (128 * 4 + 16, 64 * 4 + 16)
+    assert start.tobytes() != end.tobytes()
+    gif = Image.open(out / "moves.gif")
+    assert gif.n_frames > 5
+    assert Image.open(out / "again.png").tobytes() == start.tobytes(), "after a power cycle the demo starts over"
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("wait soon", "line 1: wait must be a whole number"),
+        ("\npress start", "line 2: the board has no 'start' button"),
+        ("jump", "line 1: unknown command 'jump'"),
+        ("hold a", "line 1: hold takes 2 argument(s)"),
+        ("power sideways", "line 1: power is followed by off, on or cycle"),
+        ("wait -5", "line 1: wait cannot be negative"),
+    ],
+)
+def test_script_errors_name_the_line(text, problem):
+    with pytest.raises(script.ScriptError, match=re.escape(problem)):
+        script.parse(text, ("up", "down", "left", "right", "a", "b"))
+
+
+def test_sim_command_headless(demo, tmp_path):
+    script_file = tmp_path / "session.txt"
+    script_file.write_text("wait 100\npress right\nshot one.png\n")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "sim"), "--headless", str(script_file), "--app", str(demo),
+         "--out", str(tmp_path / "out"), "--interpreter", "micropython"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(tmp_path / "out" / "one.png")
+    assert "event right press" in done.stderr
+
+
+def test_terminal_keys_and_frame():
+    assert decode_keys(b"\x1b[A\x1b[D\rzx\x1b\x1b[15~mq") == ["up", "left", "a", "a", "b", "b", "menu", "quit"]
+    rows = [[1 if (x + y) % 3 == 0 else 0 for x in range(128)] for y in range(64)]
+    text = frame_text(rows, 1.0, "status")
+    lines = text.split("\r\n")
+    assert len(lines) == 33 and lines[-1].endswith("status")
+    assert "▀" in lines[0] and "▄" in lines[0]
+
+
+class _FakeSim:
+    def __init__(self, buttons):
+        self.hardware = type("H", (), {"buttons": dict.fromkeys(buttons)})()
+        self.log = []
+
+    def press(self, name):
+        self.log.append(("press", name))
+
+    def release(self, name):
+        self.log.append(("release", name))
+
+
+def test_terminal_keys_become_held_presses():
+    sim = _FakeSim(("left", "a", "right"))
+    keyboard = _Keyboard(sim)
+    keyboard.key("right", 0.0)
+    keyboard.key("right", 0.1)  # the terminal repeats the key: still one press
+    keyboard.tick(0.2)
+    keyboard.tick(0.3)
+    keyboard.key("menu", 1.0)  # no menu button: a long press of A
+    keyboard.key("up", 1.0)  # a button the board does not have
+    keyboard.tick(1.5)
+    keyboard.tick(1.9)
+    assert sim.log == [("press", "right"), ("release", "right"), ("press", "a"), ("release", "a")]
+
+
+def test_window_front_end(demo, tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    from simulator.window import run_window
+
+    sim = simulator.SimulatedDevice(I2C_BOARD, flash_dir=tmp_path / "flash", app=demo, realtime=True)
+
+    def keys(frame):
+        if frame in (10, 20):
+            kind = pygame.KEYDOWN if frame == 10 else pygame.KEYUP
+            pygame.event.post(pygame.event.Event(kind, key=pygame.K_RIGHT))
+        return frame > 25 and "event right release" in sim.console and sim.panel.version > 5
+
+    surface = run_window(sim, scale=2, fps=100, max_frames=1000, on_frame=keys)
+    assert "event right press" in sim.console and "event right release" in sim.console
+    lit = surface.get_at((4 + 2 * 66, 4 + 2 * 30))  # inside the block, moved right by 4
+    assert lit.b > 150 and sim.state == "off"

@@ -1,0 +1,89 @@
+"""The UI under MicroPython (unix port and the 32-bit WASI build): a whole game, and the very same pixels as CPython."""
+
+import io
+from contextlib import redirect_stdout
+
+import ui_harness  # noqa: F401  (makes the framebuf port importable for the CPython run)
+
+WHOLE_GAME = """
+from ui_fakes import Driver
+from ui.play import PASSING
+
+
+def main():
+    d = Driver()
+    d.app.settings["level"] = 1
+    d.press("a")
+    d.menu_to("Play computer")
+    d.menu_to("Start")
+    game = d.app.session.game
+    while not game.is_over():
+        if d.screen.state == PASSING:
+            d.press("a")
+            continue
+        d.play(game.board.legal_squares()[0])
+    print("over", game.result().black + game.result().white, d.screen.result_lines()[-1])
+    print("saved", " ".join(sorted(d.device.storage.files)))
+
+
+main()
+"""
+
+# Screens reached by keys alone (no computer moves), each printed as the hex of the shown frame.
+SCREENS = """
+from ui_fakes import Driver
+
+
+def show(d, name):
+    print(name, d.device.display.shown.hex())
+
+
+def main():
+    d = Driver()
+    d.run(2)
+    show(d, "title")
+    d.press("a")
+    show(d, "menu")
+    d.menu_to("Settings")
+    d.press("down", 3)
+    show(d, "settings")
+    d.press("b")
+    d.menu_to("Two players")
+    for name in ("left", "up", "a", "down", "a", "right", "right", "a"):
+        d.press(name)
+    show(d, "game")
+    d.press("b")
+    show(d, "game menu")
+    d.menu_to("Game record")
+    d.press("right", 2)
+    show(d, "record")
+    d.press("b")
+    d.press("b")
+    d.app.settings["size"] = 10
+    d.menu_to("New game")
+    d.press("down")
+    show(d, "10x10")
+
+
+main()
+"""
+
+
+def test_a_whole_game_against_the_computer_under_micropython(micropython):
+    out = micropython(WHOLE_GAME, path=("host_tests",), heap="512K" if micropython.interpreter == "unix" else None)
+    lines = out.split("\n")
+    assert lines[0] in ("over 64 A: play again",)
+    assert lines[1] == "saved game.json records.json"
+
+
+def test_micropython_draws_the_same_pixels_as_cpython(micropython):
+    on_micropython = micropython(SCREENS, path=("host_tests",), heap="512K" if micropython.interpreter == "unix" else None)
+    captured = io.StringIO()
+    with redirect_stdout(captured):
+        exec(compile(SCREENS, "screens", "exec"), {"__name__": "screens"})
+    frames_mp = dict(line.split(" ", 1) for line in on_micropython.strip().split("\n") if " " in line)
+    frames_py = dict(line.split(" ", 1) for line in captured.getvalue().strip().split("\n"))
+    assert sorted(frames_py) == sorted(frames_mp)
+    for name in frames_py:
+        assert frames_mp[name] == frames_py[name], name
+    assert len(set(frames_py.values())) == len(frames_py)  # every step showed something new

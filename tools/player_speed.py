@@ -1,0 +1,83 @@
+"""Speed of the computer player's search and solver, run inside the interpreter being measured.
+
+`othello player-bench` prepends the inputs and runs this under CPython, the
+MicroPython unix port and the 32-bit WASI build:
+
+    MIDGAME = [position, ...]          positions for the search's nodes per second
+    MIDGAME_NODES = n                  node budget per position
+    ENDGAME = [(empties, position), ...] in increasing empties
+    SOLVE_LIMIT_S = s                  stop after the first size that takes longer
+    SOLVERS = ("plain", "viper")       which solvers to time (viper where it runs)
+
+and prints one line per figure: `search <nodes> <ms>` and
+`solve <solver> <empties> <ms> <nodes> <score>`.
+"""
+
+from othello.board import Board
+from othello.compat import ticks_diff, ticks_ms
+from player.evaluation import PatternEvaluator
+from player.search import Searcher, TranspositionTable, player_kernel
+from player.solver import solve
+
+
+def search_speed():
+    nodes = 0
+    elapsed = 0
+    searcher = None
+    for position in MIDGAME:  # noqa: F821 (prepended)
+        board = Board.from_position(position)
+        if searcher is None:
+            searcher = Searcher(player_kernel(board.geometry, 60), TranspositionTable(11))
+            searcher.evaluator = PatternEvaluator(board.size)
+        searcher.set_root(board.player_discs(), board.opponent_discs())
+        searcher.start(MIDGAME_NODES)  # noqa: F821
+        started = ticks_ms()
+        searcher.iterate(60)
+        elapsed += ticks_diff(ticks_ms(), started)
+        nodes += searcher.nodes
+    print("search %d %d" % (nodes, elapsed))
+
+
+def viper_solver(board):
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return None
+    try:
+        from player.endgame_viper import ViperSolver
+    except SyntaxError:  # no viper in this build
+        return None
+    return ViperSolver(board.geometry)
+
+
+def solve_speed(kind):
+    fast = None
+    for empties, position in ENDGAME:  # noqa: F821
+        board = Board.from_position(position)
+        started = ticks_ms()
+        if kind == "plain":
+            searcher = Searcher(player_kernel(board.geometry, 2 * empties + 2), TranspositionTable(11), False)
+            score, _ = solve(board, searcher=searcher)
+            nodes = searcher.nodes
+        else:
+            if fast is None:
+                fast = viper_solver(board)
+                if fast is None:
+                    return
+            fast.clear_table()
+            started = ticks_ms()
+            score, _ = fast.solve(board.player_discs(), board.opponent_discs())
+            nodes = fast.nodes
+        elapsed = ticks_diff(ticks_ms(), started)
+        print("solve %s %d %d %d %d" % (kind, empties, elapsed, nodes, score))
+        if elapsed > SOLVE_LIMIT_S * 1000:  # noqa: F821
+            break
+
+
+def main():
+    search_speed()
+    for kind in SOLVERS:  # noqa: F821
+        solve_speed(kind)
+
+
+main()
