@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cli import main
-from cli.engine import bench_table, split
+from cli.engine import bench_tables, split
 from othello import Board, Variant
 from reference_othello import RefBoard
 from reference_othello import perft as reference_perft
@@ -144,17 +144,25 @@ def test_every_command_has_help():
 # ----- bench -------------------------------------------------------------------------------
 
 
-def test_bench_on_cpython_prints_a_table(capsys):
+def test_bench_on_cpython_prints_two_tables(capsys):
     status, out, _ = run(capsys, "bench", "--seconds", "0.02")
     assert status == 0
-    header, row = out.splitlines()
-    assert header.split()[:4] == ["interpreter", "moves/s", "flips/s", "children/s"]
+    movegen, perft_table = out.split("\n\n")
+    header, row = movegen.splitlines()
+    assert header.split()[:4] == ["move", "generation", "moves/s", "flips/s"]
     cells = row.split()
-    assert cells[0] == "cpython" and cells[4] == "-"  # no gc.mem_alloc on CPython
-    assert int(cells[5]) == 8 and int(cells[1].replace(",", "")) > 0
+    assert cells[0] == "cpython" and int(cells[1].replace(",", "")) > 0
+    assert cells[4:] == ["-", "-", "-"]  # no gc.mem_alloc on CPython
+    header, row = perft_table.splitlines()
+    assert row.split()[:3] == ["cpython", "plain", "8"]
 
 
-def test_bench_table_layout():
-    table = bench_table([("wasm", {"moves_per_s": 1234, "bytes_per_generated": 99})]).splitlines()
-    assert table[1].split()[:5] == ["wasm", "1,234", "-", "-", "99"]
-    assert len({len(line) for line in table}) == 1
+def test_bench_tables_layout():
+    figures = {"moves_per_s": 1234, "bytes_per_generated": 99, "perft_depth": 5}
+    figures.update({"perft_plain_leaves": 1396, "perft_plain_leaves_per_s": 5000, "perft_viper_leaves": 1396})
+    movegen, perft_table = bench_tables([("wasm", figures)]).split("\n\n")
+    lines = movegen.splitlines()
+    assert lines[1].split() == ["wasm", "1,234", "-", "-", "-", "-", "99"]
+    assert len({len(line) for line in lines}) == 1
+    lines = perft_table.splitlines()
+    assert [line.split()[:4] for line in lines[1:]] == [["wasm", "plain", "5", "5,000"], ["wasm", "viper", "5", "-"]]

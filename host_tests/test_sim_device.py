@@ -204,3 +204,14 @@ def test_missing_firmware_is_reported(tmp_path):
     sim = simulator.SimulatedDevice(I2C_BOARD, flash_dir=tmp_path, app=tmp_path / "nothing.py")
     with pytest.raises(simulator.SimulatorError, match="does not exist"):
         sim.power_on()
+
+
+def test_contact_bounce_is_one_press(demo, tmp_path):
+    with start(demo, tmp_path, "cpython") as sim:
+        sim.run_for(50)
+        sim.bounce("right", True)
+        sim.run_for(100)
+        sim.bounce("right", False)
+        sim.run_for(100)
+        assert sim.console.count("event right press") == 1 and sim.console.count("event right release") == 1
+        assert block_x(sim) == 1

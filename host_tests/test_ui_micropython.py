@@ -3,6 +3,7 @@
 import io
 from contextlib import redirect_stdout
 
+import micropython_runner
 import ui_harness  # noqa: F401  (makes the framebuf port importable for the CPython run)
 
 WHOLE_GAME = """
@@ -67,6 +68,37 @@ def main():
 
 main()
 """
+
+
+RANDOM_PRESSES = """
+import random
+from ui import keys
+from ui_fakes import Driver, FakeDevice
+
+
+def main():
+    random.seed(2024)
+    device = FakeDevice()
+    d = Driver(device)
+    names = device.buttons.names
+    kinds = (keys.PRESS, keys.PRESS, keys.LONG, keys.REPEAT, keys.RELEASE)
+    for _ in range(20000):
+        name = names[random.getrandbits(8) % len(names)]
+        if random.getrandbits(8) < 200:
+            d.tap(name)
+        else:  # stray events: a long press, a repeat, a release without its press
+            device.buttons.queue.append((name, kinds[random.getrandbits(8) % len(kinds)]))
+        d.run(1 + random.getrandbits(1) * 2)
+    print("survived", type(d.screen).__name__)
+
+
+main()
+"""
+
+
+def test_twenty_thousand_random_presses_under_micropython():
+    out = micropython_runner.run("unix", RANDOM_PRESSES, path=("host_tests",), heap="1M")
+    assert out.startswith("survived")
 
 
 def test_a_whole_game_against_the_computer_under_micropython(micropython):

@@ -9,16 +9,19 @@ interpreter and tabulates the lines.
   pseudo-random games that are the same everywhere), and `Geometry.flips`
   for every legal move of each: calls per second, and the children
   generated per second when both are counted.
-- Perft from the start through the kernel search uses (othello.perft):
-  leaves per second and interior nodes (positions expanded) per second.
-- Where gc.mem_alloc exists (MicroPython), the bytes allocated per generated
-  child and per perft node, measured with collection held off.
+- Perft from the start (othello.perft) through the plain kernel and, where
+  the interpreter has it, the kernel make_kernel() picks (the viper fast
+  path): leaves per second and interior nodes (positions expanded) per
+  second.
+- Where gc.mem_alloc exists (MicroPython), the bytes allocated per call and
+  per generated child, and per perft node, measured with collection held off.
 """
 
 import gc
 
 from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms, ticks_us
+from othello.kernel import Kernel
 from othello.kernels import make_kernel
 from othello.perft import perft
 
@@ -122,28 +125,40 @@ def measure(seconds=1.0, perft_depth=6, games=4):
         figures.append(("bytes_per_generated", (used + flips_used) // sample_children))
 
     player, opponent = board.player_discs(), board.opponent_discs()
-    kernel = make_kernel(geometry, perft_depth)
-    interior = 0
-    for depth in range(perft_depth):
-        interior += perft(geometry, player, opponent, depth, kernel)
-    leaves = perft(geometry, player, opponent, perft_depth, kernel)
-    ms = _fastest_ms(lambda: perft(geometry, player, opponent, perft_depth, kernel), 0)
+    kernels = [Kernel(geometry, perft_depth)]
+    picked = make_kernel(geometry, perft_depth)
+    if picked.name != Kernel.name:
+        kernels.append(picked)  # the device fast path, where this interpreter has it
     figures.append(("perft_depth", perft_depth))
-    figures.append(("perft_leaves", leaves))
-    figures.append(("perft_ms", int(ms)))
-    figures.append(("perft_leaves_per_s", int(leaves * 1000 / ms)))
-    figures.append(("perft_nodes_per_s", int(interior * 1000 / ms)))
-    # A shallower perft for the allocation count: without collection the heap only grows.
-    depth = min(perft_depth, 4)
-    used = allocated(lambda: perft(geometry, player, opponent, depth, kernel))
-    if used is not None:
-        nodes = 0
-        for shallower in range(depth):
-            nodes += perft(geometry, player, opponent, shallower, kernel)
-        figures.append(("bytes_per_perft_node", used // nodes))
+    for kernel in kernels:
+        figures.extend(measure_perft(kernel, geometry, player, opponent, perft_depth))
     return figures
 
 
-def main(seconds=1.0, perft_depth=6):
-    for name, value in measure(seconds, perft_depth):
+def measure_perft(kernel, geometry, player, opponent, depth):
+    """Perft figures through one kernel, named perft_<kernel name>_..."""
+    interior = 0
+    for shallower in range(depth):
+        interior += perft(geometry, player, opponent, shallower, kernel)
+    leaves = perft(geometry, player, opponent, depth, kernel)
+    ms = _fastest_ms(lambda: perft(geometry, player, opponent, depth, kernel), 0)
+    prefix = "perft_" + kernel.name + "_"
+    figures = [
+        (prefix + "leaves", leaves),
+        (prefix + "leaves_per_s", int(leaves * 1000 / ms)),
+        (prefix + "nodes_per_s", int(interior * 1000 / ms)),
+    ]
+    # A shallower perft for the allocation count: without collection the heap only grows.
+    shallow = min(depth, 4)
+    used = allocated(lambda: perft(geometry, player, opponent, shallow, kernel))
+    if used is not None:
+        nodes = 0
+        for shallower in range(shallow):
+            nodes += perft(geometry, player, opponent, shallower, kernel)
+        figures.append((prefix + "bytes_per_node", used // nodes))
+    return figures
+
+
+def main(seconds=1.0, perft_depth=6, games=4):
+    for name, value in measure(seconds, perft_depth, games):
         print(name, value)

@@ -42,7 +42,8 @@ from micropython import const  # noqa: E402
 
 from othello.board import PASS  # noqa: E402
 
-MAX_EMPTIES = 32  # deeper solves are out of reach on the device anyway
+MAX_EMPTIES = 32  # the most empty squares a solver can be made for
+DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
 SORT_EMPTIES = const(7)
 TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 TABLE_BITS = 10  # 2**10 entries of 8 bytes
@@ -83,6 +84,7 @@ F_SQUARE = const(7)
 F_ALPHA0 = const(8)  # alpha on entry, to tell the table which bound the result is
 F_SLOT = const(9)
 F_LOCK = const(10)
+F_EMPTIES = const(11)
 FRAME_SHIFT = const(4)  # 16 words a ply
 
 STATE_SORTED = const(1)  # the list holds legal moves and their keys: pick the smallest key
@@ -114,7 +116,7 @@ def _never():
 class ViperSolver:
     name = "viper"
 
-    def __init__(self, geometry, max_empties=MAX_EMPTIES, table_bits=TABLE_BITS):
+    def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS):
         if geometry.size != 8:
             raise ValueError("the viper solver handles the 8x8 board only, not %dx%d" % (geometry.size, geometry.size))
         if not 1 <= max_empties <= MAX_EMPTIES:
@@ -283,159 +285,7 @@ class ViperSolver:
                 oh = uint(pos[at + 3])
                 el = play_l & ((pl | ol) ^ full)
                 eh = play_h & ((ph | oh) ^ full)
-                if ply and ((el and not eh and not (el & (el - 1))) or (eh and not el and not (eh & (eh - 1)))):
-                    # one empty square: whoever can play it does, and that ends the game
-                    bl = el
-                    bh = eh
-                    fl = pl
-                    fh = ph
-                    mine = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    mine = int(((fl * 0x01010101) & full) >> 24)
-                    theirs = squares - 1 - mine
-                    side = 0
-                    while True:
-                        fl = uint(0)
-                        fh = uint(0)
-                        xl = (bl << 1) & not_a
-                        xh = (bh << 1) & not_a
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl << 1) & not_a
-                                xh = (xh << 1) & not_a
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl >> 1) & not_h
-                        xh = (bh >> 1) & not_h
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl >> 1) & not_h
-                                xh = (xh >> 1) & not_h
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 8) & full
-                        xh = ((bh << 8) | (bl >> 24)) & full
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 8) | (xl >> 24)) & full
-                                xl = (xl << 8) & full
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 8) | (bh << 24)) & full
-                        xh = bh >> 8
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 8) | (xh << 24)) & full
-                                xh = xh >> 8
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 9) & not_a
-                        xh = ((bh << 9) | (bl >> 23)) & not_a
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 9) | (xl >> 23)) & not_a
-                                xl = (xl << 9) & not_a
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 9) | (bh << 23)) & not_h
-                        xh = (bh >> 9) & not_h
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 9) | (xh << 23)) & not_h
-                                xh = (xh >> 9) & not_h
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 7) & not_h
-                        xh = ((bh << 7) | (bl >> 25)) & not_h
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 7) | (xl >> 25)) & not_h
-                                xl = (xl << 7) & not_h
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 7) | (bh << 25)) & not_a
-                        xh = (bh >> 7) & not_a
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 7) | (xh << 25)) & not_a
-                                xh = (xh >> 7) & not_a
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        if fl | fh:
-                            n = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            n = int(((fl * 0x01010101) & full) >> 24)
-                            if side:
-                                value = mine - theirs - n - n - 1
-                            else:
-                                value = mine - theirs + n + n + 1
-                            break
-                        if side:
-                            value = mine - theirs  # nobody can play the last square: it goes to the winner
-                            if value > 0:
-                                value += 1
-                            elif value < 0:
-                                value -= 1
-                            break
-                        side = 1
-                        fl = pl
-                        pl = ol
-                        ol = fl
-                        fh = ph
-                        ph = oh
-                        oh = fh
-                    if anti:
-                        value = 0 - value
-                    returning = 1
-                elif not (el | eh):
+                if not (el | eh):
                     fl = pl
                     fh = ph
                     mine = 0
@@ -860,6 +710,7 @@ class ViperSolver:
                                 count += 1
                             group += 1
                     if not returning:
+                        frame[fr + F_EMPTIES] = empties
                         frame[fr + F_STATE] = state
                         frame[fr + F_COUNT] = count
                         frame[fr + F_NEXT] = 0
@@ -1055,6 +906,169 @@ class ViperSolver:
             frame[fr + F_NEXT] = i
             if square != NO_SQUARE:
                 frame[fr + F_SQUARE] = square
+                if int(frame[fr + F_EMPTIES]) == 2:
+                    # The child has one empty square: its score is counted here, without a node.
+                    # Whoever can play the last square does, and that ends the game.
+                    frame[fr + F_STATE] = state & (STATE_SCOUT ^ 255)  # an exact score: nothing to search again
+                    frame[fr + (1 << FRAME_SHIFT) + F_STATE] = 0
+                    nodes += 1
+                    x = ol ^ fl  # the child's side to move: the opponent
+                    ph = ph | fh | bh
+                    pl = pl | fl | bl
+                    ol = x
+                    oh = oh ^ fh
+                    bl = play_l & ((pl | ol) ^ full)
+                    bh = play_h & ((ph | oh) ^ full)
+                    fl = ol
+                    fh = oh
+                    mine = 0
+                    fl = fl - ((fl >> 1) & m1)
+                    fh = fh - ((fh >> 1) & m1)
+                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                    mine = int(((fl * 0x01010101) & full) >> 24)
+                    theirs = squares - 1 - mine
+                    side = 0
+                    while True:
+                        fl = uint(0)
+                        fh = uint(0)
+                        xl = (bl << 1) & not_a
+                        xh = (bh << 1) & not_a
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xl = (xl << 1) & not_a
+                                xh = (xh << 1) & not_a
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl >> 1) & not_h
+                        xh = (bh >> 1) & not_h
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xl = (xl >> 1) & not_h
+                                xh = (xh >> 1) & not_h
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl << 8) & full
+                        xh = ((bh << 8) | (bl >> 24)) & full
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xh = ((xh << 8) | (xl >> 24)) & full
+                                xl = (xl << 8) & full
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        xl = ((bl >> 8) | (bh << 24)) & full
+                        xh = bh >> 8
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xl = ((xl >> 8) | (xh << 24)) & full
+                                xh = xh >> 8
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl << 9) & not_a
+                        xh = ((bh << 9) | (bl >> 23)) & not_a
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xh = ((xh << 9) | (xl >> 23)) & not_a
+                                xl = (xl << 9) & not_a
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        xl = ((bl >> 9) | (bh << 23)) & not_h
+                        xh = (bh >> 9) & not_h
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xl = ((xl >> 9) | (xh << 23)) & not_h
+                                xh = (xh >> 9) & not_h
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl << 7) & not_h
+                        xh = ((bh << 7) | (bl >> 25)) & not_h
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xh = ((xh << 7) | (xl >> 25)) & not_h
+                                xl = (xl << 7) & not_h
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        xl = ((bl >> 7) | (bh << 25)) & not_a
+                        xh = (bh >> 7) & not_a
+                        if (xl & pl) | (xh & ph):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & pl) | (xh & ph):
+                                rl |= xl
+                                rh |= xh
+                                xl = ((xl >> 7) | (xh << 25)) & not_a
+                                xh = (xh >> 7) & not_a
+                            if (xl & ol) | (xh & oh):
+                                fl |= rl
+                                fh |= rh
+                        if fl | fh:
+                            n = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            n = int(((fl * 0x01010101) & full) >> 24)
+                            if side:
+                                value = mine - theirs - n - n - 1
+                            else:
+                                value = mine - theirs + n + n + 1
+                            break
+                        if side:
+                            value = mine - theirs  # nobody can play the last square: it goes to the winner
+                            if value > 0:
+                                value += 1
+                            elif value < 0:
+                                value -= 1
+                            break
+                        side = 1
+                        fl = pl
+                        pl = ol
+                        ol = fl
+                        fh = ph
+                        ph = oh
+                        oh = fh
+                    if anti:
+                        value = 0 - value
+                    ply += 1
+                    returning = 1
+                    continue
                 pos[at + 4] = ol ^ fl
                 pos[at + 5] = oh ^ fh
                 pos[at + 6] = pl | fl | bl

@@ -15,7 +15,7 @@ from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
 from ui.session import Rng, Session
 from ui.sounds import Sounds
-from ui.store import GAME, LOG, SETTINGS, Store
+from ui.store import GAME, SETTINGS, Store
 
 FRAME_MS = 20  # main loop period: buttons are polled 50 times a second
 NOTICE_MS = 2500

@@ -300,18 +300,22 @@ def count_indexed(indexed_job):
 
 # ----- bench -----------------------------------------------------------------
 
-# Perft depth per interpreter: about a second of counting on this kind of machine.
+# Perft depth per interpreter: a fraction of a second of counting on this kind of machine.
 BENCH_PERFT_DEPTH = {"cpython": 8, "unix": 6, "wasm": 5}
-BENCH_COLUMNS = (
+MOVEGEN_COLUMNS = (
     ("moves/s", "moves_per_s"),
     ("flips/s", "flips_per_s"),
     ("children/s", "generated_per_s"),
+    ("B/moves", "bytes_per_moves_call"),
+    ("B/flips", "bytes_per_flips_call"),
     ("B/child", "bytes_per_generated"),
-    ("perft", "perft_depth"),
-    ("leaves/s", "perft_leaves_per_s"),
-    ("nodes/s", "perft_nodes_per_s"),
-    ("B/node", "bytes_per_perft_node"),
 )
+PERFT_COLUMNS = (
+    ("leaves/s", "leaves_per_s"),
+    ("nodes/s", "nodes_per_s"),
+    ("B/node", "bytes_per_node"),
+)
+KERNELS = ("plain", "viper")
 
 
 @failing
@@ -321,7 +325,7 @@ def run_bench(args):
     for interpreter in interpreters:
         sys.stderr.write("bench: running on %s...\n" % interpreter)
         rows.append((interpreter, bench_figures(interpreter, args.seconds)))
-    print(bench_table(rows))
+    print(bench_tables(rows))
     return 0
 
 
@@ -348,16 +352,28 @@ def bench_figures(interpreter, seconds):
     return figures
 
 
-def bench_table(rows):
-    header = ["interpreter"] + [title for title, _ in BENCH_COLUMNS]
-    table = [header]
+def bench_tables(rows):
+    """Two tables: move generation per interpreter, perft per interpreter and kernel."""
+    movegen = [["move generation"] + [title for title, _ in MOVEGEN_COLUMNS]]
+    perft_rows = [["perft from the start", "kernel", "depth"] + [title for title, _ in PERFT_COLUMNS]]
     for interpreter, figures in rows:
-        row = [interpreter]
-        for _, key in BENCH_COLUMNS:
-            value = figures.get(key)
-            row.append("-" if value is None else "{:,}".format(value))
-        table.append(row)
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        movegen.append([interpreter] + [number(figures.get(key)) for _, key in MOVEGEN_COLUMNS])
+        for kernel in KERNELS:
+            prefix = "perft_%s_" % kernel
+            if prefix + "leaves" in figures:
+                perft_rows.append(
+                    [interpreter, kernel, number(figures["perft_depth"])]
+                    + [number(figures.get(prefix + key)) for _, key in PERFT_COLUMNS]
+                )
+    return layout(movegen) + "\n\n" + layout(perft_rows)
+
+
+def number(value):
+    return "-" if value is None else "{:,}".format(value)
+
+
+def layout(table):
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines = []
     for row in table:
         lines.append("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)))

