@@ -67,7 +67,7 @@ def play_out(driver, choose=lambda legal: legal[0]):
         if screen.state == PASSING:
             driver.press("a")
             continue
-        assert session.humans_turn()
+        assert screen.humans_turn
         driver.play(choose(session.game.board.legal_squares()))
         moves += 1
     driver.settle()
@@ -618,7 +618,7 @@ def test_an_unexpected_error_shows_the_crash_screen_logs_it_and_restarts():
     configure(driver, colour=WHITE)
     start(driver, "Play computer", "Start")
     assert isinstance(driver.screen, ErrorScreen)
-    assert driver.screen.lines[0] == "RuntimeError: search"
+    assert driver.screen.text == "RuntimeError: search table overflow"
     log = driver.device.storage.read(LOG).decode()
     assert "search table overflow" in log and "broken_think" in log
     driver.press("right")  # only A restarts
@@ -637,3 +637,39 @@ def test_random_presses_on_the_board():
         driver.run(2 if rng.random() < 0.9 else 40)  # now and then long enough to repeat or to count as held
         driver.board.release(name)
         driver.run(rng.randint(1, 2))
+
+
+def test_damaged_records_are_left_out_and_a_record_that_does_not_replay_is_refused(tmp_path):
+    good = {"v": {"size": 8}, "s": None, "t": "f5d6", "r": None, "p": ["P1", "P2"]}
+    illegal = dict(good, t="a1a2")
+    records = [good, illegal, {"v": 3, "t": "f5"}, dict(good, p="P1"), dict(good, r=[0, "40", 24, "board"])]
+    write_flash(tmp_path, RECORDS, json.dumps(records).encode())
+    driver = BoardDriver(flash_dir=tmp_path)
+    driver.press("a")
+    driver.menu_to("Records")
+    assert [item.label for item in driver.screen.items] == ["1 P1-P2", "2 P1-P2", "Clear records"]
+    assert driver.app.notice == ["records.json damaged"]
+    driver.press("down")
+    driver.press("a")  # the record whose moves are illegal
+    assert driver.screen.title == "Records"
+    assert " ".join(driver.app.notice) == "This record is damaged"
+    driver.press("up")
+    driver.press("a")
+    driver.press("right", 2)
+    assert driver.screen.game.transcript() == "f5d6"
+
+
+def test_sound_off_mutes_every_effect():
+    driver = BoardDriver()
+    configure(driver, sound=False)
+    start(driver, "Two players")
+    game = driver.app.session.game
+    driver.play(game.board.legal_squares()[0])
+    driver.cursor_to(0)
+    driver.press("a")  # illegal
+    driver.wait(1000)
+    assert driver.tones() == []
+    driver.app.settings["sound"] = True
+    driver.play(game.board.legal_squares()[0])
+    driver.wait(500)
+    assert driver.tones()

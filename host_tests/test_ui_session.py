@@ -59,7 +59,7 @@ def test_demo_and_two_player_labels():
     assert (demo.label(BLACK), demo.label(WHITE)) == ("L1", "L4")
     two = new_session(MODE_TWO)
     assert (two.label(BLACK), two.label(WHITE)) == ("P1", "P2")
-    assert two.humans_turn()
+    assert two.level_of(BLACK) is None and two.level_of(WHITE) is None
 
 
 def test_take_back_against_the_computer_returns_to_the_humans_move():
@@ -170,6 +170,10 @@ def test_a_set_up_position_is_kept_in_the_save_file_and_the_record():
         lambda d: d.update(players=[None, 12]),
         lambda d: d["game"].update(moves=[0, 0, 0]),
         lambda d: d["rules"].pop("clock"),
+        lambda d: d["rules"].update(size=7),
+        lambda d: d["rules"].update(position="XO"),
+        lambda d: d["rules"].update(clock=-5),
+        lambda d: d.update(rules=[1, 2]),
         lambda d: d.update(black_player=2),
         lambda d: d["match"].update(games=[[1, 0, 40, 24, "board"]]),
     ],

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from ui_harness import FakeStorage
+from ui_fakes import FakeStorage
 
 from ui import settings
 from ui.store import LOG, LOG_LIMIT, RECORDS, RECORDS_KEPT, SETTINGS, Store

@@ -40,6 +40,15 @@ class FakeDisplay:
         pass
 
 
+def shown_rows(display):
+    """The picture a FakeDisplay shows, as rows of '#' (lit) and '.'."""
+    shown = display.shown
+    return [
+        "".join("#" if shown[(y >> 3) * display.width + x] >> (y & 7) & 1 else "." for x in range(display.width))
+        for y in range(display.height)
+    ]
+
+
 class FakeButtons:
     def __init__(self, names):
         self.names = tuple(names)
@@ -138,13 +147,7 @@ class Driver:
         return bool(self.device.buttons.queue)
 
     def rows(self):
-        """The picture on the screen as rows of '#' (lit) and '.'."""
-        display = self.device.display
-        shown = display.shown
-        return [
-            "".join("#" if shown[(y >> 3) * display.width + x] >> (y & 7) & 1 else "." for x in range(display.width))
-            for y in range(display.height)
-        ]
+        return shown_rows(self.device.display)
 
     # ----- running the app -----
 

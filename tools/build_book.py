@@ -13,8 +13,8 @@ can spend in a game). Moves within `--keep` discs of the best (at most
 `--plies` plies. Positions are stored once for all 8 mirror images (see
 player/book.py for the file layout).
 
-The match openings are the book positions `--opening-plies` plies deep whose
-score is within 1.5 discs of even, one per line, for `othello match`.
+The match openings are the book positions at least `--opening-plies` plies
+deep whose score is within 1.5 discs of even, one per line, for `othello match`.
 """
 
 import argparse
@@ -76,7 +76,7 @@ def build(plies, nodes, keep, width, spread, expand, opening_plies, workers):
                 best = scored[0][1]
                 kept = [(square, score) for square, score in scored if score >= best - keep][:width]
                 entries[key] = [(tables[symmetry][square], score) for square, score in kept]
-                if ply == opening_plies and abs(best) <= 1.5:
+                if ply >= opening_plies and abs(best) <= 1.5:
                     openings.append(position)
                 for square, score in kept[:expand]:
                     if score < best - spread:
@@ -126,14 +126,15 @@ def main(argv=None):
     parser.add_argument("--width", type=int, default=4, help="at most this many moves per position")
     parser.add_argument("--spread", type=float, default=1.5, help="play out moves within this many discs of the best")
     parser.add_argument("--expand", type=int, default=2, help="... at most this many of them")
-    parser.add_argument("--opening-plies", type=int, default=6, help="depth of the match openings")
+    parser.add_argument("--opening-plies", type=int, default=6, help="least depth of the match openings")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     entries, openings = build(args.plies, args.nodes, args.keep, args.width, args.spread, args.expand,
                               args.opening_plies, args.workers)
     size, rows = write_book(entries, BOOK_FILE, 4 + args.plies)
     print("wrote %s: %d positions, %d moves, %d bytes" % (BOOK_FILE, len(entries), rows, size), file=sys.stderr)
-    header = "# Balanced 8x8 openings for `othello match`, %d plies deep (tools/build_book.py)\n" % args.opening_plies
+    header = "# Balanced 8x8 openings for `othello match`, %d to %d plies deep (tools/build_book.py)\n" % (
+        args.opening_plies, args.plies - 1)
     OPENINGS_FILE.write_text(header + "".join(p + "\n" for p in sorted(openings)))
     print("wrote %s: %d openings" % (OPENINGS_FILE, len(openings)), file=sys.stderr)
     return 0

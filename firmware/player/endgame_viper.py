@@ -41,6 +41,7 @@ import micropython  # noqa: E402
 from micropython import const  # noqa: E402
 
 from othello.board import PASS  # noqa: E402
+from othello.compat import popcount  # noqa: E402
 
 MAX_EMPTIES = 32  # the most empty squares a solver can be made for
 DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
@@ -84,7 +85,8 @@ F_SQUARE = const(7)
 F_ALPHA0 = const(8)  # alpha on entry, to tell the table which bound the result is
 F_SLOT = const(9)
 F_LOCK = const(10)
-F_EMPTIES = const(11)
+F_EMPTIES = const(11)  # set by the parent: one fewer than its own, the same after a pass
+F_PARITY = const(12)  # bit q: quadrant q (a1, h1, a8, h8 side) has an odd number of empty squares
 FRAME_SHIFT = const(4)  # 16 words a ply
 
 STATE_SORTED = const(1)  # the list holds legal moves and their keys: pick the smallest key
@@ -103,6 +105,8 @@ LISTS_AT = const(32)  # lists[0:32] is the de Bruijn table of bit indices
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                    31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9))
 WORD = 0xFFFFFFFF
+LEFT_QUADRANTS = 0x0F0F0F0F  # columns a-d of a 32-bit word (four rows)
+RIGHT_QUADRANTS = 0xF0F0F0F0
 
 
 class SolverStopped(Exception):
@@ -187,7 +191,18 @@ class ViperSolver:
         return PASS if move == NO_SQUARE else move
 
     def _run(self, anti, alpha, beta, node_limit, should_stop):
-        empties = self.geometry.squares - self._count_discs()
+        pos = self._pos
+        playable = self.geometry.playable
+        empty_lo = playable & WORD & ~(pos[0] | pos[2])
+        empty_hi = (playable >> 32) & ~(pos[1] | pos[3])
+        empties = popcount(empty_lo) + popcount(empty_hi)
+        parity = 0
+        for quadrant, mask in enumerate((empty_lo & LEFT_QUADRANTS, empty_lo & RIGHT_QUADRANTS,
+                                         empty_hi & LEFT_QUADRANTS, empty_hi & RIGHT_QUADRANTS)):
+            parity |= (popcount(mask) & 1) << quadrant
+        frame = self._frame
+        frame[F_EMPTIES] = empties
+        frame[F_PARITY] = parity
         if empties > self.max_empties:
             raise ValueError("%d empty squares: this solver was made for at most %d" % (empties, self.max_empties))
         if not -INFINITY < alpha < beta < INFINITY:
@@ -204,24 +219,6 @@ class ViperSolver:
         if cfg[C_STOPPED]:
             raise self._stopped
         return score
-
-    @micropython.viper
-    def _count_discs(self) -> int:
-        """Discs on the board at the root (empty squares = playable squares - this - the hole)."""
-        pos = ptr32(self._pos)
-        cfg = ptr32(self._cfg)
-        full = uint(cfg[C_FULL])
-        m1 = uint(cfg[C_M1])
-        fl = (uint(pos[0]) | uint(pos[2])) | ((uint(cfg[C_PLAYABLE]) ^ full))
-        fh = (uint(pos[1]) | uint(pos[3])) | ((uint(cfg[C_PLAYABLE + 1]) ^ full))
-        n = 0
-        fl = fl - ((fl >> 1) & m1)
-        fh = fh - ((fh >> 1) & m1)
-        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-        n = int(((fl * 0x01010101) & full) >> 24)
-        return n
 
     @micropython.viper
     def _search(self) -> int:
@@ -285,7 +282,8 @@ class ViperSolver:
                 oh = uint(pos[at + 3])
                 el = play_l & ((pl | ol) ^ full)
                 eh = play_h & ((ph | oh) ^ full)
-                if not (el | eh):
+                empties = int(frame[fr + F_EMPTIES])
+                if not empties:
                     fl = pl
                     fh = ph
                     mine = 0
@@ -300,46 +298,18 @@ class ViperSolver:
                         value = 0 - value
                     returning = 1
                 else:
-                    # quadrants with an odd number of empty squares
+                    # the quadrants (4x4 corners of the board) with an odd number of empty squares
+                    parity = int(frame[fr + F_PARITY])
                     odd_l = uint(0)
                     odd_h = uint(0)
-                    x = el & 0x0F0F0F0F
-                    x ^= x >> 16
-                    x ^= x >> 8
-                    x ^= x >> 4
-                    x ^= x >> 2
-                    if (x ^ (x >> 1)) & 1:
+                    if parity & 1:
                         odd_l = uint(0x0F0F0F0F)
-                    x = el & high_quads
-                    x ^= x >> 16
-                    x ^= x >> 8
-                    x ^= x >> 4
-                    x ^= x >> 2
-                    if (x ^ (x >> 1)) & 1:
+                    if parity & 2:
                         odd_l |= high_quads
-                    x = eh & 0x0F0F0F0F
-                    x ^= x >> 16
-                    x ^= x >> 8
-                    x ^= x >> 4
-                    x ^= x >> 2
-                    if (x ^ (x >> 1)) & 1:
+                    if parity & 4:
                         odd_h = uint(0x0F0F0F0F)
-                    x = eh & high_quads
-                    x ^= x >> 16
-                    x ^= x >> 8
-                    x ^= x >> 4
-                    x ^= x >> 2
-                    if (x ^ (x >> 1)) & 1:
+                    if parity & 8:
                         odd_h |= high_quads
-                    fl = el
-                    fh = eh
-                    empties = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    empties = int(((fl * 0x01010101) & full) >> 24)
                     ls = LISTS_AT + (ply << LIST_SHIFT)
                     count = 0
                     state = int(frame[fr + F_STATE])
@@ -685,19 +655,13 @@ class ViperSolver:
                     else:
                         # parity: the empty squares of odd quadrants first, corners first in each group
                         group = 0
-                        while group < 4:
+                        while group < 2:
                             if group == 0:
-                                xl = el & odd_l & 0x81
-                                xh = eh & odd_h & corners_h
-                            elif group == 1:
-                                xl = el & odd_l & (0x81 ^ full)
-                                xh = eh & odd_h & (corners_h ^ full)
-                            elif group == 2:
-                                xl = el & (odd_l ^ full) & 0x81
-                                xh = eh & (odd_h ^ full) & corners_h
+                                xl = el & odd_l
+                                xh = eh & odd_h
                             else:
-                                xl = el & (odd_l ^ full) & (0x81 ^ full)
-                                xh = eh & (odd_h ^ full) & (corners_h ^ full)
+                                xl = el & (odd_l ^ full)
+                                xh = eh & (odd_h ^ full)
                             while xl:
                                 bl = xl & (0 - xl)
                                 xl ^= bl
@@ -710,7 +674,6 @@ class ViperSolver:
                                 count += 1
                             group += 1
                     if not returning:
-                        frame[fr + F_EMPTIES] = empties
                         frame[fr + F_STATE] = state
                         frame[fr + F_COUNT] = count
                         frame[fr + F_NEXT] = 0
@@ -1083,6 +1046,8 @@ class ViperSolver:
                 frame[fr + (1 << FRAME_SHIFT) + F_ALPHA] = BIAS + BIAS - beta
                 frame[fr + (1 << FRAME_SHIFT) + F_BETA] = BIAS + BIAS - alpha
                 frame[fr + (1 << FRAME_SHIFT) + F_STATE] = 0
+                frame[fr + (1 << FRAME_SHIFT) + F_EMPTIES] = int(frame[fr + F_EMPTIES]) - 1
+                frame[fr + (1 << FRAME_SHIFT) + F_PARITY] = int(frame[fr + F_PARITY]) ^ (1 << (((square >> 5) << 1) | ((square >> 2) & 1)))
                 ply += 1
                 enter = 1
                 continue
@@ -1137,6 +1102,8 @@ class ViperSolver:
             frame[fr + (1 << FRAME_SHIFT) + F_ALPHA] = BIAS + BIAS - int(frame[fr + F_BETA])
             frame[fr + (1 << FRAME_SHIFT) + F_BETA] = BIAS + BIAS - int(frame[fr + F_ALPHA])
             frame[fr + (1 << FRAME_SHIFT) + F_STATE] = STATE_AFTER_PASS
+            frame[fr + (1 << FRAME_SHIFT) + F_EMPTIES] = frame[fr + F_EMPTIES]
+            frame[fr + (1 << FRAME_SHIFT) + F_PARITY] = frame[fr + F_PARITY]
             ply += 1
             enter = 1
         cfg[C_NODES] = nodes

@@ -47,6 +47,7 @@ BOUND_UPPER = 2
 BOUND_EXACT = 3
 KIND_SOLVE = 4  # the entry holds a solver score (discs), not a midgame one
 GENERATION_STEP = 8  # the bits above the kind tell which search wrote the entry
+GENERATION_MASK = 0xF8
 
 
 # The kernel methods a search calls beyond move generation (othello/kernel.py).
@@ -70,8 +71,11 @@ class TranspositionTable:
     """2**bits entries in six preallocated arrays (9 bytes an entry: 2**11 entries take 18 KB).
 
     A slot is chosen by the top bits of Kernel.hash() and confirmed by the 30
-    bits of Kernel.lock(). An entry is replaced when it is empty, from an
-    earlier search, or searched less deep than the new one.
+    bits of Kernel.lock(). Each search (start()) gets a new generation and
+    sees only its own entries: a search's result then depends on the position
+    and the limits alone, never on what was searched before, so games replay
+    exactly. An entry is replaced unless it is of this search, deeper, and for
+    another position.
     """
 
     def __init__(self, bits=11):
@@ -86,9 +90,10 @@ class TranspositionTable:
         self.generation = GENERATION_STEP
 
     def new_search(self):
-        """Entries of earlier searches stay usable but are replaced first."""
+        """Start a generation; every 31 searches the table is wiped so that no old generation comes back."""
         self.generation += GENERATION_STEP
         if self.generation > 255:
+            self.clear()
             self.generation = GENERATION_STEP
 
     def clear(self):
@@ -96,8 +101,7 @@ class TranspositionTable:
             self.flags[i] = 0
 
     def store(self, slot, lock, depth, score, move, bound, kind):
-        flags = self.flags[slot]
-        if flags and flags & 0xF8 == self.generation and self.depths[slot] > depth and self.locks[slot] != lock:
+        if self.flags[slot] & GENERATION_MASK == self.generation and self.depths[slot] > depth and self.locks[slot] != lock:
             return
         self.locks[slot] = lock
         self.scores[slot] = score
@@ -274,8 +278,10 @@ class Searcher:
             completed = depth
             square = self.best_square
             score = self.best_score
-            if depth >= self.root_empties:
-                self.exact_result = True  # every line reached the end of the game
+            if depth > self.root_empties:
+                # Every line reached the end of the game at a node with depth left, which
+                # scores it exactly (a leaf at depth 0 on a full board would be evaluated).
+                self.exact_result = True
                 break
         if completed:
             self.best_square = square
@@ -297,7 +303,7 @@ class Searcher:
             slot = k.hash(ply) >> table.shift
             lock = k.lock(ply)
             flags = table.flags[slot]
-            if flags and table.locks[slot] == lock:
+            if flags & GENERATION_MASK == table.generation and table.locks[slot] == lock:
                 table_move = table.moves[slot]
                 if not flags & KIND_SOLVE and table.depths[slot] >= depth:
                     score = table.scores[slot]
@@ -393,7 +399,7 @@ class Searcher:
             slot = k.hash(ply) >> table.shift
             lock = k.lock(ply)
             flags = table.flags[slot]
-            if flags and table.locks[slot] == lock:
+            if flags & GENERATION_MASK == table.generation and table.locks[slot] == lock:
                 table_move = table.moves[slot]
                 if flags & KIND_SOLVE:
                     score = table.scores[slot]

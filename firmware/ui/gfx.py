@@ -5,10 +5,10 @@ the device and the simulator draw identical pixels.
 
 Discs on a one-colour OLED: White is a filled disc, Black a ring (lit means
 white, as on the board it stands for). The cursor inverts its square and
-blinks (Blink), so the disc under it is seen as it is half of the time.
+blinks (Blink), so the disc under it is also seen as it is.
 """
 
-from ui.font import ADVANCE, draw_columns, draw_text, text_width
+from ui.font import ADVANCE, draw_columns, draw_text, text_width, wrap
 
 SCREEN_W = 128
 SCREEN_H = 64
@@ -33,6 +33,9 @@ SPRITES = {
 }
 WHITE_SPRITE, BLACK_SPRITE, NARROW_SPRITE, EDGE_SPRITE = 0, 1, 2, 3
 
+CHUNK_BITS = 30  # a Pico small integer holds 30 bits and a sign
+CHUNK_MASK = (1 << CHUNK_BITS) - 1
+
 # Board side -> (square pitch in pixels, disc diameter, grid drawn as lines (else dots), left, top)
 LAYOUTS = {
     6: (10, 7, True, 1, 2),
@@ -49,22 +52,21 @@ def centred(fb, y, text, colour=1, scale=1, left=0, width=SCREEN_W):
     draw_text(fb, left + (width - text_width(text, scale)) // 2, y, text, colour, scale)
 
 
-def bar(fb, y, text, height=ROW):
+def bar(fb, y, text):
     """A lit bar across the screen with dark, centred text: titles and banners."""
-    fb.fill_rect(0, y, SCREEN_W, height, 1)
+    fb.fill_rect(0, y, SCREEN_W, ROW, 1)
     centred(fb, y + 1, text, 0)
 
 
-def dialog(fb, lines, top=None):
-    """A framed box with centred lines of text over whatever is on screen."""
+def dialog(fb, lines):
+    """A framed box with centred lines of text in the middle of the screen, over whatever is there."""
     columns = 0
     for line in lines:
         columns = max(columns, len(line))
     width = min(SCREEN_W, columns * ADVANCE + 7)
     height = len(lines) * ROW + 5
     left = (SCREEN_W - width) // 2
-    if top is None:
-        top = (SCREEN_H - height) // 2
+    top = (SCREEN_H - height) // 2
     fb.fill_rect(left, top, width, height, 0)
     fb.rect(left + 1, top + 1, width - 2, height - 2, 1)
     y = top + 3
@@ -80,7 +82,6 @@ class BoardView:
         pitch, disc, lines, left, top = LAYOUTS[size]
         self.size = size
         self.pitch = pitch
-        self.disc = disc
         self.lines = lines
         self.left = left
         self.top = top
@@ -88,11 +89,6 @@ class BoardView:
         self.offset = (self.inner - disc) // 2
         self.sprites = SPRITES[disc]
         self.right = left + size * pitch  # first column right of the board's frame
-
-    def origin(self, square):
-        """Top-left pixel of a square's inside."""
-        n = self.size
-        return self.left + square % n * self.pitch, self.top + square // n * self.pitch
 
     def draw_grid(self, fb):
         n, p, left, top = self.size, self.pitch, self.left, self.top
@@ -111,19 +107,30 @@ class BoardView:
         """The board with its discs.
 
         cursor:   square shown inverted (-1 for none)
-        legal:    mask of squares to mark with a dot
+        legal:    mask of squares to mark with a small cross
         last:     square whose disc gets a centre mark (-1 for none)
         flipping: mask of discs drawn turning, at animation `phase` 1 (edge-on) or 2 (narrow)
         """
         self.draw_grid(fb)
-        black, white = board.discs[0], board.discs[1]
-        hole = board.geometry.blocked
         sprites = self.sprites
-        inner, offset = self.inner, self.offset
+        inner, offset, pitch, n = self.inner, self.offset, self.pitch, self.size
         middle = inner // 2
-        bit = 1
-        for square in range(self.size * self.size):
-            x, y = self.origin(square)
+        x, y = self.left - pitch, self.top  # the top-left pixel of each square's inside, walked along
+        for square in range(n * n):
+            place = square % CHUNK_BITS
+            if not place:
+                # the masks have up to 100 bits: big integers on the Pico, which allocate at every
+                # operation; a chunk of them is a small integer, tested for nothing
+                black = board.discs[0] >> square & CHUNK_MASK
+                white = board.discs[1] >> square & CHUNK_MASK
+                hole = board.geometry.blocked >> square & CHUNK_MASK
+                marked = legal >> square & CHUNK_MASK
+                turning = flipping >> square & CHUNK_MASK
+            bit = 1 << place
+            x += pitch
+            if square % n == 0 and square:
+                x = self.left
+                y += pitch
             ink = 1
             if square == cursor:
                 if self.lines:
@@ -132,7 +139,7 @@ class BoardView:
                     fb.fill_rect(x - 1, y - 1, inner + 2, inner + 2, 1)
                 ink = 0
             if (black | white) & bit:
-                if flipping & bit:
+                if turning & bit:
                     picture = sprites[EDGE_SPRITE if phase == 1 else NARROW_SPRITE]
                 else:
                     picture = sprites[BLACK_SPRITE if black & bit else WHITE_SPRITE]
@@ -144,19 +151,10 @@ class BoardView:
                 for i in range(inner):
                     fb.pixel(x + i, y + i, ink)
                     fb.pixel(x + inner - 1 - i, y + i, ink)
-            elif legal & bit:
+            elif marked & bit:
                 fb.hline(x + middle - 1, y + middle, 3, ink)
                 fb.pixel(x + middle, y + middle - 1, ink)
                 fb.pixel(x + middle, y + middle + 1, ink)
-            bit <<= 1
-
-    def draw_disc(self, fb, x, y, colour, phase=0):
-        """One disc of `colour` (0 black, 1 white) at (x, y), or a turning frame for phase 1 (edge-on) / 2 (narrow)."""
-        if phase:
-            picture = self.sprites[EDGE_SPRITE if phase == 1 else NARROW_SPRITE]
-        else:
-            picture = self.sprites[BLACK_SPRITE if colour == 0 else WHITE_SPRITE]
-        draw_sprite(fb, picture, x, y, 1)
 
 
 class Blink:
@@ -175,25 +173,26 @@ class Blink:
         self.shown = True
 
     def update(self, now):
-        """Whether the cursor shows at `now`; True when that changed since the last call."""
+        """Set `shown` for the time `now`; returns True when it changed (the screen needs redrawing)."""
         shown = self.ticks_diff(now, self.since) % (self.ON_MS + self.OFF_MS) < self.ON_MS
         changed = shown != self.shown
         self.shown = shown
         return changed
 
 
-def message_screen(display, title, text, footer=None):
-    """A whole screen of text with a title bar: for when there is no app to run (a broken config, a crash)."""
-    from ui.font import wrap
-
-    fb = display.fb
-    fb.fill(0)
+def message(fb, title, text, footer=None):
+    """A title bar, text wrapped below it and an optional footer bar: error screens."""
     bar(fb, 0, title)
-    rows = 5 if footer is None else 4
     y = ROW + 1
-    for line in wrap(text, 21)[:rows]:
+    for line in wrap(text, 21)[: 5 if footer is None else 4]:
         draw_text(fb, 0, y, line)
         y += ROW
     if footer is not None:
         bar(fb, SCREEN_H - ROW, footer)
+
+
+def message_screen(display, title, text, footer=None):
+    """A whole screen of message(): for when there is no app to run (a broken config, a crash)."""
+    display.fb.fill(0)
+    message(display.fb, title, text, footer)
     display.show()

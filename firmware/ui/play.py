@@ -32,7 +32,8 @@ FLIP_PHASES = (2, 1, 2)  # the turning disc: narrow, edge-on, narrow (BoardView.
 # the thinking indicator's frames: a small disc turning over, white to black and back
 SPIN_FRAMES = (gfx.WHITE_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE,
                gfx.BLACK_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE)
-SPIN_MS = 150  # the thinking indicator's step
+SPIN_MS = 200  # the thinking indicator's step: each one sends a frame to the display (~25 ms on I2C)
+INDICATOR_Y = 6 * 9  # the panel row of the thinking indicator
 POLL_MS = 15  # buttons are read at least this often while the computer thinks
 DEMO_MOVE_MS = 800  # the demo's pace, so a watcher can follow
 COMPUTER_PASS_MS = 1500  # how long a computer's pass stays announced
@@ -71,6 +72,16 @@ class GameScreen(Screen):
         self.state = PLAYING
         self.show_result = True
         self.flipping = 0
+        self.position_changed()
+
+    def position_changed(self):
+        """Work out once what the new position allows, rather than in every frame: on the Pico
+        each move generation allocates big integers."""
+        game = self.session.game
+        self.legal = game.board.legal_moves()
+        self.over = game.is_over()
+        self.must_pass = game.board.must_pass()
+        self.humans_turn = not self.over and self.session.level_of(game.turn) is None
 
     # ----- entering and leaving: the clock stops while a menu covers the game -----------
 
@@ -103,20 +114,22 @@ class GameScreen(Screen):
             return
         if self.state == OVER:
             return
-        if game.check_time() is not None or game.is_over():
-            self.game_over()
-            return
         clock = game.clock
         if clock is not None:
-            seconds = clock.left_ms(game.turn, now) // 1000
-            if seconds != self.clock_seconds:
-                self.clock_seconds = seconds
+            left = clock.left_ms(game.turn, now)
+            if left <= 0 and game.check_time() is not None:
+                self.over = True
+            elif left // 1000 != self.clock_seconds:
+                self.clock_seconds = left // 1000
                 app.dirty = True
+        if self.over:
+            self.game_over()
+            return
         if self.state == PASSING:
             if session.level_of(game.turn) is not None and app.ticks_diff(now, self.pass_since) >= COMPUTER_PASS_MS:
                 self.do_pass()
             return
-        if game.board.must_pass():
+        if self.must_pass:
             self.state = PASSING
             self.pass_since = now
             app.sounds.play(sounds.PASS)
@@ -124,7 +137,7 @@ class GameScreen(Screen):
             return
         level = session.level_of(game.turn)
         if level is None:
-            if app.keymap.scheme == "keys" and not game.board.is_legal(self.cursor):
+            if app.keymap.scheme == "keys" and not self.legal >> self.cursor & 1:
                 self.step_legal(1)
             if self.blink.update(now):
                 app.dirty = True
@@ -139,7 +152,7 @@ class GameScreen(Screen):
         decision = self.search(lambda stop, now: player.think(board, level, should_stop=stop, now=now), "Thinking")
         if decision is None:
             self.open_menu()
-        elif not self.session.game.is_over() and self.session.game.check_time() is None:
+        elif self.session.game.check_time() is None:
             self.play(decision.square)
 
     def search(self, run, status):
@@ -171,7 +184,15 @@ class GameScreen(Screen):
             if app.ticks_diff(now, self.spin_at) >= SPIN_MS:
                 self.spin_at = now
                 self.spin += 1
-                app.redraw()
+                clock = self.session.game.clock
+                if clock is not None and clock.left_ms(self.session.game.turn, now) // 1000 != self.clock_seconds:
+                    self.clock_seconds = clock.left_ms(self.session.game.turn, now) // 1000
+                    app.dirty = True
+                if app.dirty:
+                    app.redraw()
+                elif not app.blank:  # only the indicator moved: draw just that
+                    self.draw_indicator(app.fb)
+                    app.display.show()
         clock = self.session.game.clock
         return self.hurry or self.cancel or (clock is not None and clock.flagged(now) is not None)
 
@@ -185,11 +206,13 @@ class GameScreen(Screen):
             self.anim_since = now
             self.anim_frame = 0
         self.last_move_at = now
+        self.position_changed()
         app.save_session()
         app.dirty = True
 
     def do_pass(self):
         self.session.game.pass_turn()
+        self.position_changed()
         self.state = PLAYING
         self.last_move_at = self.app.device.ticks_ms()
         self.app.save_session()
@@ -250,7 +273,7 @@ class GameScreen(Screen):
             self.move_cursor(action)
 
     def place(self):
-        if not self.session.humans_turn():
+        if not self.humans_turn:
             return
         reason = self.session.game.board.why_illegal(self.cursor)
         if reason is None:
@@ -296,7 +319,7 @@ class GameScreen(Screen):
         if self.state == OVER:
             items.append(Item(self.next_label(), lambda: self.from_menu(self.next_game)))
         if session.mode != MODE_DEMO:
-            if self.state == PLAYING and session.humans_turn():
+            if self.state == PLAYING and self.humans_turn:
                 items.append(Item("Hint", lambda: self.from_menu(self.hint)))
             if session.can_take_back():
                 items.append(Item("Take back", lambda: self.from_menu(self.take_back)))
@@ -326,6 +349,7 @@ class GameScreen(Screen):
     def after_history_change(self):
         self.state = PLAYING
         self.flipping = 0
+        self.position_changed()
         last = self.session.game.last_move()
         if last is not None:
             self.cursor = last.square
@@ -368,8 +392,8 @@ class GameScreen(Screen):
         session = self.session
         game = session.game
         board = game.board
-        human = self.state == PLAYING and self.thinking is None and session.humans_turn()
-        legal = board.legal_moves() if human and app.settings["legal"] else 0
+        human = self.state == PLAYING and self.thinking is None and self.humans_turn
+        legal = self.legal if human and app.settings["legal"] else 0
         cursor = self.cursor if human and self.blink.shown else -1
         last = game.last_move() if app.settings["last"] else None
         phase = FLIP_PHASES[min(self.anim_frame, len(FLIP_PHASES) - 1)] if self.flipping else 0
@@ -393,7 +417,7 @@ class GameScreen(Screen):
         for colour in (BLACK, WHITE):
             y = colour * gfx.ROW
             ink = 1
-            if game.turn == colour and not game.is_over():
+            if game.turn == colour and not self.over:
                 fb.fill_rect(x - 1, y, width + 1, gfx.ROW, 1)
                 ink = 0
             draw_text(fb, x, y + 1, (BLACK_DISC if colour == BLACK else WHITE_DISC) + "%2d" % board.count(colour), ink)
@@ -409,9 +433,15 @@ class GameScreen(Screen):
             draw_text(fb, x, y, line)
             y += gfx.ROW
         if self.thinking is not None:
-            # a disc turning over as it travels along the bottom row
-            picture = gfx.SPRITES[5][SPIN_FRAMES[self.spin % len(SPIN_FRAMES)]]
-            gfx.draw_sprite(fb, picture, x + self.spin % (width // ADVANCE) * ADVANCE, y + 1, 1)
+            self.draw_indicator(fb)
+
+    def draw_indicator(self, fb):
+        """A small disc turning over as it travels along the panel's bottom row."""
+        x = self.panel_x
+        width = gfx.SCREEN_W - x
+        fb.fill_rect(x, INDICATOR_Y, width, gfx.ROW, 0)
+        picture = gfx.SPRITES[5][SPIN_FRAMES[self.spin % len(SPIN_FRAMES)]]
+        gfx.draw_sprite(fb, picture, x + self.spin % (width // ADVANCE) * ADVANCE, INDICATOR_Y + 2, 1)
 
     def players_line(self):
         session = self.session
@@ -428,7 +458,7 @@ class GameScreen(Screen):
         match = session.match
         if match.mode == MATCH_SINGLE:
             played = len(session.game.moves_played())
-            return "%d moves" % played if session.game.is_over() else "Move %d" % (played + 1)
+            return "%d moves" % played if self.over else "Move %d" % (played + 1)
         if match.mode == MATCH_RACE:
             progress = "R%d" % match.target
         else:
@@ -451,7 +481,7 @@ class GameScreen(Screen):
             return "Pass"
         if session.mode == MODE_DEMO:
             return "Demo"
-        if session.humans_turn():
+        if self.humans_turn:
             return "Your move" if session.mode == MODE_COMPUTER else session.label(session.game.turn) + " to move"
         return ""
 

@@ -14,17 +14,33 @@ from ui.app import Screen
 from ui.font import BLACK_DISC, WHITE_DISC, draw_text, text_width
 
 
+def valid_record(record):
+    """Whether `record` has the shape Session.record() gives it (a damaged file can hold anything)."""
+    players = record.get("p")
+    result = record.get("r")
+    start = record.get("s")
+    return (
+        isinstance(record.get("v"), dict)
+        and isinstance(record.get("t"), str)
+        and (start is None or isinstance(start, str))
+        and isinstance(players, list)
+        and len(players) == 2
+        and isinstance(players[0], str)
+        and isinstance(players[1], str)
+        and (result is None or (isinstance(result, list) and len(result) == 4 and isinstance(result[1], int) and isinstance(result[2], int)))
+    )
+
+
 def record_title(record):
     """'You-L3', with the board size when it is not 8x8."""
-    players = record.get("p") or ["?", "?"]
-    size = (record.get("v") or {}).get("size", 8)
+    size = record["v"].get("size", 8)
     prefix = "" if size == 8 else "%d " % size
-    return "%s%s-%s" % (prefix, players[0], players[1])
+    return "%s%s-%s" % (prefix, record["p"][0], record["p"][1])
 
 
 def score_text(record):
-    result = record.get("r")
-    if not result:
+    result = record["r"]
+    if result is None:
         return "..."
     return "%d-%d" % (result[1], result[2])
 
@@ -35,9 +51,9 @@ class ReplayScreen(Screen):
         self.record = record
         self.game = None
         try:
-            game = Game(Variant.from_dict(record["v"]), None, app.device.ticks_ms, record.get("s"))
+            game = Game(Variant.from_dict(record["v"]), None, app.device.ticks_ms, record["s"])
             game.play_transcript(record["t"])
-        except (KeyError, TypeError, ValueError):
+        except (TypeError, ValueError):  # a record that no longer replays: a bad variant, an illegal move
             return
         self.game = game
         self.plies = len(game.history)
@@ -73,7 +89,7 @@ class ReplayScreen(Screen):
         last = game.last_move()
         self.view.draw(fb, board, -1, 0, -1 if last is None else last.square)
         x = self.view.right + 2
-        players = self.record.get("p") or ["", ""]
+        players = self.record["p"]
         for colour in (BLACK, WHITE):
             y = colour * gfx.ROW
             draw_text(fb, x, y + 1, (BLACK_DISC if colour == BLACK else WHITE_DISC) + "%2d" % board.count(colour))
@@ -86,7 +102,7 @@ class ReplayScreen(Screen):
             lines.append("%s %s" % (BLACK_DISC if move.colour == BLACK else WHITE_DISC, name))
         else:
             lines.append("Start")
-        if len(game.history) == self.plies and self.record.get("r"):
+        if len(game.history) == self.plies and self.record["r"] is not None:
             lines.append("End " + score_text(self.record))
         else:
             lines.append("")

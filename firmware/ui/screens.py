@@ -18,11 +18,10 @@ Main menu (docs/UI.md shows each screen):
 import gc
 
 from othello.match import MATCH_GAMES, MATCH_RACE
-from othello.variant import START_EMPTY, START_PARALLEL, BLACK
+from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
 from ui import settings as choices
 from ui.app import Screen
-from ui.font import draw_text, wrap
 from ui.menu import Item, Menu, TextScreen
 from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, Session, rules_from_settings, variant_for
 from ui.sounds import CLICK
@@ -30,7 +29,7 @@ from ui.store import RECORDS
 
 TITLE_MS = 3000
 COLOURS = ("Black", "White")
-START_NAMES = {"othello": "Othello", START_PARALLEL: "Parallel", START_EMPTY: "Reversi"}
+START_NAMES = {START_OTHELLO: "Othello", START_PARALLEL: "Parallel", START_EMPTY: "Reversi"}
 
 
 class TitleScreen(Screen):
@@ -47,9 +46,9 @@ class TitleScreen(Screen):
     def draw(self, fb):
         gfx.centred(fb, 2, "POCKET", 1, 2)
         gfx.centred(fb, 20, "OTHELLO", 1, 2)
-        view = gfx.BoardView(6)  # its 7-pixel discs
+        discs = gfx.SPRITES[7]
         for i in range(8):
-            view.draw_disc(fb, 9 + i * 14, 40, i % 2)
+            gfx.draw_sprite(fb, discs[gfx.WHITE_SPRITE if i % 2 else gfx.BLACK_SPRITE], 9 + i * 14, 40, 1)
         gfx.centred(fb, 54, "v" + self.app.version)
 
 
@@ -58,19 +57,14 @@ class ErrorScreen(Screen):
 
     def __init__(self, app, error):
         Screen.__init__(self, app)
-        self.lines = wrap("%s: %s" % (type(error).__name__, error), 21)[:4]
+        self.text = "%s: %s" % (type(error).__name__, error)
 
     def handle(self, action):
         if action == keys.OK:
             self.app.device.reset()
 
     def draw(self, fb):
-        gfx.bar(fb, 0, "Sorry, an error")
-        y = gfx.ROW + 1
-        for line in self.lines:
-            draw_text(fb, 1, y, line)
-            y += 9
-        gfx.bar(fb, 55, "A: restart")
+        gfx.message(fb, "Sorry, an error", self.text, self.app.keymap.label(keys.OK) + ": restart")
 
 
 # ----- starting games ---------------------------------------------------------------------
@@ -242,9 +236,13 @@ def about_screen(app):
 
 
 def records_menu(app):
+    from ui.replay import valid_record
+
     records, problem = app.store.load_records()
-    if problem:
-        app.notify(problem)
+    good = [record for record in records if valid_record(record)]
+    if problem or len(good) < len(records):
+        app.notify(problem or RECORDS + " damaged")
+    records = good
     if not records:
         return TextScreen(app, "Records", ["No finished games", "yet."])
     items = []

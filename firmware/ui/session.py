@@ -155,9 +155,6 @@ class Session:
             return "P%d" % (player + 1)
         return "L%d" % level
 
-    def humans_turn(self):
-        return not self.game.is_over() and self.level_of(self.game.turn) is None
-
     # ----- take back and redo --------------------------------------------------------
 
     def _by_human(self, move):
@@ -244,6 +241,9 @@ class Session:
             for key in RULE_KEYS:
                 if key not in rules:
                     raise ValueError("rules lack %s" % key)
+            if not isinstance(rules["clock"], int) or rules["clock"] < 0:
+                raise ValueError("bad clock %r" % (rules["clock"],))
+            Game(variant_for(rules, Rng(1)), None, now, rules["position"])  # the next game must be possible too
             session = cls(mode, players, Match.from_dict(data["match"]), rules, now)
             session.game = Game.from_dict(data["game"], now)
             session.black_player = data["black_player"]

@@ -10,6 +10,10 @@ into Pico estimates):
   with each kernel this interpreter has: leaves and interior nodes (positions
   whose moves were generated) per second;
 - perft_onefunction_*: othello.perft_viper, the single viper loop (unix port);
+- search_<kernel>_*: the computer player's midgame search (player.search with
+  the trained evaluation) on fixed midgame positions with a node budget: nodes
+  per second, without and with a should_stop() poll like the UI's (a clock
+  read and a few attribute reads), and how many nodes lie between two polls;
 - solve_<solver>_<empties>_*: exact solves of fixed positions with that many
   empty squares: the plain solver (player.solver.solve on the plain kernel)
   and, where viper runs, the viper solver (player.endgame_viper, table cleared
@@ -58,7 +62,7 @@ def cpu_ms():
     return (int(fields[11]) + int(fields[12])) * 10  # user + system, in 1/100 s
 
 
-def run_ms(work):
+def run_ms(work, at_least_ms=200):
     """Milliseconds one work() takes (float): processor time per run, else the fastest of three by the clock."""
     started = cpu_ms()
     if started is None:
@@ -75,7 +79,7 @@ def run_ms(work):
         work()
         runs += 1
         used = cpu_ms() - started
-        if used >= 200:
+        if used >= at_least_ms:
             return used / runs
 
 
@@ -134,6 +138,46 @@ def one_function_perft(depth):
     print("perft_onefunction_nodes_per_s %d" % (interior * 1000 / ms))
 
 
+class Poller:
+    """A stand-in for the UI's should_stop(): reads the clock and a little state, says go on."""
+
+    def __init__(self):
+        self.calls = 0
+        self.pressed = False
+        self.last = 0
+
+    def __call__(self):
+        self.calls += 1
+        self.last = ticks_ms()
+        return self.pressed
+
+
+def search_figures(name, kernel, nodes=4000):
+    from player.evaluation import PatternEvaluator
+
+    searcher = Searcher(kernel, TranspositionTable(11))
+    searcher.evaluator = PatternEvaluator(8)
+    boards = endgame_boards(40, 4, seed=777)
+    poller = Poller()
+    for label, poll in (("", None), ("_polled", poller)):
+        def run():
+            total = 0
+            for board in boards:
+                searcher.table.clear()
+                searcher.set_root(board.player_discs(), board.opponent_discs())
+                searcher.start(nodes, should_stop=poll)
+                searcher.iterate(60)
+                total += searcher.nodes
+            return total
+
+        searched = run()
+        ms = run_ms(run, 1000)
+        print("search_%s%s_nodes_per_s %d" % (name, label, searched * 1000 / ms))
+    poller.calls = 0
+    run()
+    print("search_%s_nodes_per_poll %d" % (name, searched // max(poller.calls, 1)))
+
+
 def report_solves(name, empties, times, nodes):
     times = sorted(times)
     total = 0
@@ -189,6 +233,9 @@ def main():
     if VIPER:
         perft_figures("viper", make_kernel(geometry(8), 8), 8)
         one_function_perft(9)
+    search_figures("plain", Kernel(geometry(8), 60), 500 if WASM else 4000)
+    if VIPER:
+        search_figures("viper", make_kernel(geometry(8), 60))
     plain_solves((6, 8, 10, 12), 300 if WASM else 3000)
     if VIPER:
         viper_solves((10, 12, 14, 16, 18), 3000)
