@@ -44,17 +44,23 @@ if hasattr(time, "ticks_ms"):
     ticks_us = time.ticks_us
     ticks_diff = time.ticks_diff
     ticks_add = time.ticks_add
-else:  # CPython: monotonic millisecond and microsecond counters that never wrap
+else:  # CPython: the same counters, wrapping as they do on the Pico
+
+    # MicroPython's tick counters wrap at 2**30 on the RP2040; code that
+    # measures time only through ticks_diff/ticks_add then works the same on
+    # both, including with the simulator's clock, which wraps too.
+    _TICKS_PERIOD = 1 << 30
+    _TICKS_MASK = _TICKS_PERIOD - 1
+    _TICKS_HALF = _TICKS_PERIOD >> 1
 
     def ticks_ms():
-        return time.monotonic_ns() // 1000000
+        return (time.monotonic_ns() // 1000000) & _TICKS_MASK
 
     def ticks_us():
-        return time.perf_counter_ns() // 1000
+        return (time.perf_counter_ns() // 1000) & _TICKS_MASK
 
     def ticks_diff(end, start):
-        return end - start
+        return ((end - start + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
 
     def ticks_add(ticks, delta):
-        return ticks + delta
-
+        return (ticks + delta) & _TICKS_MASK

@@ -24,13 +24,10 @@ think() also takes
 """
 
 from player.engine import Decision, decide
-from player.levels import LEVELS, Level
+from player.levels import LEVELS, Level, hint_level
 from player.solver import solve
 
 __all__ = ("LEVELS", "Level", "Decision", "think", "hint", "solve")
-
-HINT_LEVEL = LEVELS[-1]
-
 
 def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None):
     """The move the computer plays at `level` (1..len(LEVELS)) for the side to move: a Decision."""
@@ -40,5 +37,9 @@ def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_
 
 
 def hint(board, should_stop=None, now=None, time_limit_ms=None):
-    """The best move for the side to move with its evaluation in discs (exact when solved): a Decision."""
-    return decide(board, HINT_LEVEL, should_stop, now, None, time_limit_ms, 0, None)
+    """The best move for the side to move with its evaluation in discs (exact when solved): a Decision.
+
+    Without `time_limit_ms` a hint takes up to levels.HINT_TIME_MS on the
+    device; its search budget grows with the time given, up to the top level's.
+    """
+    return decide(board, hint_level(time_limit_ms), should_stop, now, None, None, 0, None)

@@ -151,7 +151,6 @@ class ViperSolver:
         self._locks = array("I", bytes(4 << table_bits))
         self._entries = array("I", bytes(4 << table_bits))
         self._should_stop = _never
-        self._stopped = SolverStopped()
         self.nodes = 0
 
     def solve(self, player, opponent, anti=False, alpha=-64, beta=64, node_limit=0, should_stop=None):
@@ -217,7 +216,9 @@ class ViperSolver:
         score = self._search() - BIAS
         self.nodes = cfg[C_NODES]
         if cfg[C_STOPPED]:
-            raise self._stopped
+            # a new instance each time: raising one kept instance again and again grows its
+            # traceback by a few words per frame every time (a slow leak on the device)
+            raise SolverStopped()
         return score
 
     @micropython.viper

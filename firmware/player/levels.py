@@ -74,3 +74,23 @@ LEVELS = (
     _level(7, "Master", 8.0, 40, 14, STYLE_PATTERN, 0.0, 0.5),
     _level(8, "Champion", 15.0, 40, 16, STYLE_PATTERN, 0.0, 0.0),
 )
+
+
+HINT_TIME_MS = 5000  # a hint's device time when the caller gives none
+
+
+def hint_level(time_ms=None):
+    """The settings of a hint: no errors, the book's best move, and the budget of `time_ms` on the device.
+
+    The nodes grow with the time up to the top level's budget, and the
+    solver takes over as early as the strongest level that fits in the time.
+    """
+    time_ms = HINT_TIME_MS if time_ms is None else time_ms
+    top = LEVELS[-1]
+    exact = 0
+    for level in LEVELS:
+        if level.time_ms <= time_ms:
+            exact = level.exact
+    nodes = max(1, min(top.nodes, time_ms * DEVICE_SEARCH_NODES_PER_S // 1000))
+    solve_nodes = max(1, min(top.solve_nodes, time_ms * DEVICE_SOLVE_NODES_PER_S // 1000))
+    return Level(0, "Hint", time_ms, nodes, top.max_depth, exact, solve_nodes, STYLE_PATTERN, 0.0, 0.0)

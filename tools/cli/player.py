@@ -313,8 +313,12 @@ SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "player_speed.py"
 
 
 def bench_positions(seed):
-    """Midgame positions every 6 plies and one endgame position per number of empties, from one game."""
-    board = Board()
+    """Midgame positions every 6 plies and one endgame position per number of empties, from one game.
+
+    The game is level 6 against itself from a balanced opening (the seed picks it), so the endgame is
+    close, as endgames worth solving are.
+    """
+    board = Board.from_position(openings(Variant(), 1, seed)[0])
     midgame, endgame = [], []
     ply = 0
     while not board.is_game_over():
@@ -325,7 +329,7 @@ def bench_positions(seed):
         if not board.legal_moves():
             board.pass_turn()
         else:
-            board.play(think(board, 5, time_limit_ms=NO_DEADLINE_MS, rng_seed=seed + ply, node_limit=800).square)
+            board.play(think(board, 6, time_limit_ms=NO_DEADLINE_MS, rng_seed=seed + ply).square)
         ply += 1
     endgame.sort()
     return midgame, endgame
