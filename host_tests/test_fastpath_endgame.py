@@ -17,7 +17,6 @@ from othello.variant import Variant
 from player.solver import solve
 
 MPY = micropython_runner.REPO / "host_tests" / "mpy"
-HOLE = 1 << 18  # c3
 
 
 def unix(code):

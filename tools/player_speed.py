@@ -23,21 +23,15 @@ estimate with the viper kernel.
 """
 
 from othello.board import Board
-from othello.compat import ticks_diff, ticks_ms
-
-try:
-    from time import ticks_us
-except ImportError:  # CPython
-    from time import perf_counter_ns
-
-    def ticks_us():
-        return perf_counter_ns() // 1000
+from othello.compat import ticks_diff, ticks_ms, ticks_us
 from player.evaluation import PatternEvaluator
 from player.search import Searcher, TranspositionTable, player_kernel
 from player.solver import solve
 
 
 def search_speed():
+    if not MIDGAME:  # noqa: F821
+        return
     nodes = 0
     elapsed = 0
     searcher = None

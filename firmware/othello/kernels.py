@@ -5,11 +5,11 @@ device fast path (kernel_viper.py) is chosen where viper code runs and the
 board shape is one it handles (8x8, with or without a black hole); every
 search goes through make_kernel().
 
-Viper is a compile-time feature: CPython has no `micropython` module
-(ImportError) and MicroPython builds without native code generation, such as
-the WASI build, reject the @micropython.viper decorator when the module is
-compiled (SyntaxError). Any other error in kernel_viper is a bug and is not
-hidden.
+Viper is a compile-time feature. On CPython kernel_viper refuses to import
+(ImportError: a `micropython` stub package may be installed there, but viper
+code cannot run), and MicroPython builds without native code generation, such
+as the WASI build, reject the viper decorator when the module is compiled
+(SyntaxError). Any other error in kernel_viper is a bug and is not hidden.
 """
 
 from othello.kernel import Kernel

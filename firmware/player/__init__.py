@@ -16,7 +16,8 @@ Arguments common to both:
                    (the UI polls buttons and animates from it)
     now            the millisecond tick function (tests pass a fake clock)
     time_limit_ms  a deadline instead of the level's device time budget;
-                   the search never runs past it
+                   the search never runs past it (at most engine.MAX_TIME_MS,
+                   about three days: the tick counters wrap)
 think() also takes
     node_limit     nodes instead of the level's node budget (deterministic)
     rng_seed       fixes the weaker levels' errors and the book's choice;

@@ -2,7 +2,7 @@
 
     solver = ViperSolver(geometry(8))            # once: preallocates its stacks
     score, square = solver.solve(player, opponent, anti=False)
-    score = solver.solve_at(kernel, ply, alpha, beta)   # a ViperKernel position, no big ints
+    score = solver.solve_at(kernel, ply, anti)   # a ViperKernel's position: no big ints made
 
 The score is the exact WOF disc difference for the side to move under perfect
 play (empty squares to the winner), negated in Anti-Othello, where fewer discs
@@ -20,12 +20,15 @@ and calls should_stop() so a long solve can be interrupted.
 
 Move order, which decides how far it reaches on the Pico:
 - with SORT_EMPTIES or more empty squares, the legal moves are tried fewest
-  opponent replies first (fastest-first), corners and moves into a region
-  with an odd number of empties breaking ties;
-- below that, the empty squares are tried directly (no move generation):
-  those in a quadrant with an odd number of empties first (parity), corners
-  first within each group, and a square that flips nothing is skipped;
-- with one empty square left the result is counted without a node.
+  opponent replies first (fastest-first), the transposition table's move
+  before all, corners and moves into a quadrant with an odd number of empties
+  breaking ties; these nodes also use the table (TABLE_EMPTIES);
+- below that, the empty squares are tried directly, without move generation,
+  those in a quadrant with an odd number of empties first (parity), and a
+  square that flips nothing is skipped; the parity of the quadrants and the
+  number of empties are carried from parent to child;
+- with two empty squares left, each move's result is counted at once, the
+  last square going to whoever can play it, without a node of its own.
 The black hole is never empty (it is outside the playable mask), so the
 parity of a quadrant that holds it counts only real squares.
 """
@@ -167,16 +170,18 @@ class ViperSolver:
         move = self._cfg[C_MOVE]
         return score, PASS if move == NO_SQUARE else move
 
-    def solve_at(self, kernel, ply, alpha=-64, beta=64, anti=False, node_limit=0, should_stop=None):
+    def solve_at(self, kernel, ply, anti=False, alpha=-64, beta=64, node_limit=0, should_stop=None):
         """The score of the position at `ply` of a ViperKernel, read without building big integers."""
-        source = kernel._pos
-        at = ply << 2
-        pos = self._pos
+        self._copy_root(kernel._pos, ply << 2)
+        return self._run(anti, alpha, beta, node_limit, should_stop)
+
+    @micropython.viper
+    def _copy_root(self, source: ptr32, at: int):
+        pos = ptr32(self._pos)
         pos[0] = source[at]
         pos[1] = source[at + 1]
         pos[2] = source[at + 2]
         pos[3] = source[at + 3]
-        return self._run(anti, alpha, beta, node_limit, should_stop)
 
     def clear_table(self):
         """Forget every table entry (for benchmarks that time solves from scratch)."""

@@ -21,6 +21,8 @@ from player.solver import solve_root
 MAX_PLY = 60  # deepest ply the search and solver can reach (depth plus passes)
 TABLE_BITS = 11  # 2**11 table entries: 18 KB, sized for the Pico's heap
 SINGLE_MOVE_NODES = 200  # a forced move is played at once, after this much search for its score
+MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
+SOLVE_SHARE = 70  # percent of the time a solve may take before the midgame search takes over
 
 
 class Decision:
@@ -147,7 +149,7 @@ def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit
         raise ValueError("the game is over: there is no move to choose")
     now = ticks_ms if now is None else now
     started = now()
-    time_ms = level.time_ms if time_limit_ms is None else time_limit_ms
+    time_ms = level.time_ms if time_limit_ms is None else min(time_limit_ms, MAX_TIME_MS)
     deadline = ticks_add(started, time_ms)
     rng = make_random(rng_seed)
     engine = engine_for(board.variant)
@@ -172,7 +174,9 @@ def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit
     nodes = 0
     if empties <= level.exact:
         limit = level.solve_nodes if node_limit is None else node_limit
-        kind, score, square, nodes = _solve_stage(engine, count, limit, node_limit, deadline, now, should_stop)
+        # A solve that does not finish leaves the midgame search SOLVE_SHARE of the time to fall back on.
+        solve_deadline = ticks_add(started, time_ms * SOLVE_SHARE // 100)
+        kind, score, square, nodes = _solve_stage(engine, count, limit, node_limit, solve_deadline, now, should_stop)
         if kind == SOLVED:
             return finish(PASS if square is None else square, score, True, empties, nodes)
         if kind == OUTCOME:

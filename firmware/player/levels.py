@@ -20,18 +20,24 @@ Each level is a search budget and a style:
 
 The weak levels play like beginners: shallow, greedy or square-table
 judgement, and noise, so they lose corners and take X-squares but never play
-at random. From level 5 on there is no noise and only the budget grows.
+at random. From level 6 on there is no noise and only the budget grows.
 """
 
 STYLE_GREEDY = "greedy"
 STYLE_POSITIONAL = "positional"
 STYLE_PATTERN = "pattern"
 
-# Midgame search nodes per second on the Pico with the viper kernel, and
-# solver nodes per second, as estimated in docs/BENCHMARKS.md; the level
-# budgets are these rates times each level's time.
-DEVICE_SEARCH_NODES_PER_S = 1000
-DEVICE_SOLVE_NODES_PER_S = 2000
+# The level budgets are these rates times each level's time (docs/BENCHMARKS.md,
+# "Computer player", has the measurements):
+# - midgame search nodes per second on the Pico with the viper kernel: the
+#   unix port runs the search at ~220,000 nodes/s, viper code and small-int
+#   Python run ~150-160 times slower on the Pico (PICO_FACTS);
+DEVICE_SEARCH_NODES_PER_S = 1400
+# - the Pico solves endgames with the viper solver (player/endgame_viper.py),
+#   ~33,000 of its nodes per second; the plain solver that replays a level on
+#   the host needs up to 1.5 times as many nodes for the same endgame, so its
+#   budget is counted at this rate to finish where the device finishes.
+DEVICE_SOLVE_NODES_PER_S = 50000
 
 
 class Level:
@@ -65,13 +71,13 @@ def _level(number, name, seconds, max_depth, exact, style, noise, book):
 
 
 LEVELS = (
-    _level(1, "Beginner", 0.3, 1, 0, STYLE_GREEDY, 6.0, None),
-    _level(2, "Novice", 0.5, 2, 4, STYLE_POSITIONAL, 4.0, 6.0),
-    _level(3, "Casual", 0.7, 2, 6, STYLE_PATTERN, 3.0, 4.0),
-    _level(4, "Club", 1.0, 3, 8, STYLE_PATTERN, 1.5, 3.0),
-    _level(5, "Strong", 2.0, 40, 10, STYLE_PATTERN, 0.0, 2.0),
-    _level(6, "Expert", 4.0, 40, 12, STYLE_PATTERN, 0.0, 1.0),
-    _level(7, "Master", 8.0, 40, 14, STYLE_PATTERN, 0.0, 0.5),
+    _level(1, "Beginner", 0.2, 1, 0, STYLE_GREEDY, 6.0, None),
+    _level(2, "Novice", 0.3, 2, 4, STYLE_POSITIONAL, 4.0, 6.0),
+    _level(3, "Casual", 0.5, 2, 8, STYLE_PATTERN, 3.0, 4.0),
+    _level(4, "Club", 1.0, 3, 10, STYLE_PATTERN, 1.5, 3.0),
+    _level(5, "Strong", 2.0, 40, 12, STYLE_PATTERN, 0.5, 2.0),
+    _level(6, "Expert", 4.0, 40, 14, STYLE_PATTERN, 0.0, 1.0),
+    _level(7, "Master", 8.0, 40, 15, STYLE_PATTERN, 0.0, 0.5),
     _level(8, "Champion", 15.0, 40, 16, STYLE_PATTERN, 0.0, 0.0),
 )
 

@@ -4,19 +4,32 @@ import gc
 
 from othello.board import PASS
 from othello.geometry import geometry
+from othello.kernel_viper import ViperKernel
 from player.endgame_viper import SolverStopped, ViperSolver
 
 
 def solve_all(cases):
-    """cases: (blocked, player, opponent, anti); prints 'case <i> <score> <square or -1>' for each."""
+    """cases: (blocked, player, opponent, anti); prints 'case <i> <score> <square or -1>' for each.
+
+    Each position is also solved a second time (the table is warm then, and the
+    root must still search for its move) and from a ViperKernel's stack
+    (solve_at), two plies up so that the stack index is exercised.
+    """
     solvers = {}
     for i, (blocked, player, opponent, anti) in enumerate(cases):
         solver = solvers.get(blocked)
         if solver is None:
-            solver = solvers[blocked] = ViperSolver(geometry(8, blocked))
+            solver = solvers[blocked] = (ViperSolver(geometry(8, blocked)), ViperKernel(geometry(8, blocked), 4))
+        solver, kernel = solver
         score, square = solver.solve(player, opponent, anti)
-        again, square_again = solver.solve(player, opponent, anti)  # the root searches on with a warm table
+        again, square_again = solver.solve(player, opponent, anti)
         assert (again, square_again) == (score, square), "case %d: a second solve gave %r" % (i, (again, square_again))
+        kernel.set_root(opponent, player)
+        kernel.pass_move(0)
+        kernel.pass_move(1)
+        kernel.pass_move(2)  # ply 3 holds the position with `player` to move
+        from_kernel = solver.solve_at(kernel, 3, anti)
+        assert from_kernel == score, "case %d: solve_at gave %d, solve %d" % (i, from_kernel, score)
         print("case", i, score, PASS if square == PASS else square)
 
 
@@ -65,7 +78,8 @@ def limits(player, opponent):
         solver.solve(player, opponent, False, node_limit=500)
         raise AssertionError("the node limit did not stop the solve")
     except SolverStopped:
-        assert solver.nodes == 500, solver.nodes
+        # checked as a node is entered; the two last-move results a node may count on the way lie beyond
+        assert 500 <= solver.nodes <= 502, solver.nodes
     calls = [0]
 
     def stop():
@@ -98,5 +112,5 @@ def allocation(player, opponent, small, large):
             pass
         out.append(gc.mem_alloc() - before)
         gc.enable()
-        assert solver.nodes == limit, "the solve ended before %d nodes" % limit
+        assert solver.nodes >= limit, "the solve ended before %d nodes" % limit
     print("allocated", out[0], out[1])

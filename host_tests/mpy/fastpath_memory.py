@@ -62,3 +62,43 @@ def main(level, node_limit=None):
     print("peak_alloc", PEAKS[0])
     print("peak_live", PEAKS[1])
     print("heap_total", gc.mem_alloc() + gc.mem_free())
+
+
+def main_ui(level):
+    """The same through the UI (host_tests/ui_fakes.Driver: the App on a fake device): the human side
+    plays its first legal move, the computer answers at `level`; needs host_tests/ on the path."""
+    import player
+    from ui.play import PASSING
+    from ui_fakes import Driver
+
+    think = player.think
+
+    def sampled_think(board, level, should_stop=None, now=None, **options):
+        def stop():
+            should_stop_sampler()
+            return should_stop is not None and should_stop()
+
+        return think(board, level, should_stop=stop, now=now, **options)
+
+    should_stop_sampler = should_stop
+    player.think = sampled_think
+    sample(True)
+    d = Driver()
+    d.app.settings["level"] = level
+    d.press("a")
+    d.menu_to("Play computer")
+    d.menu_to("Start")
+    game = d.app.session.game
+    moves = 0
+    while not game.is_over():
+        if d.screen.state == PASSING:
+            d.press("a")
+            continue
+        d.play(game.board.legal_squares()[0])
+        moves += 1
+        sample(True)
+    print("result", game.result())
+    print("moves", moves)
+    print("peak_alloc", PEAKS[0])
+    print("peak_live", PEAKS[1])
+    print("heap_total", gc.mem_alloc() + gc.mem_free())
