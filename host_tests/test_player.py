@@ -280,7 +280,7 @@ def test_hints_are_legal_on_every_variant():
                     board.pass_turn()
             if board.is_game_over():
                 continue
-            decision = hint(board, time_limit_ms=10**6)
+            decision = hint(board, time_limit_ms=1000)  # a 1 s hint's budget: 1400 nodes
             assert isinstance(decision, Decision)
             if board.legal_moves():
                 assert board.is_legal(decision.square), variant
@@ -309,7 +309,7 @@ def test_every_level_finishes_a_small_game():
     for level in range(1, len(LEVELS) + 1):
         board = Board(Variant(size=6))
         while not board.is_game_over():
-            decision = think(board, level, rng_seed=level)
+            decision = think(board, level, rng_seed=level, node_limit=1500)
             if decision.square == PASS:
                 board.pass_turn()
             else:

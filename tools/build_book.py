@@ -32,7 +32,7 @@ from othello.board import Board  # noqa: E402
 from othello.kernel import Kernel  # noqa: E402
 from player.book import ENTRY_SIZE, HEADER_SIZE, MAGIC, VERSION, canonical, symmetries  # noqa: E402
 from player.evaluation import DISC, PatternEvaluator  # noqa: E402
-from player.search import Searcher, TranspositionTable  # noqa: E402
+from player.search import INFINITY, Searcher, TranspositionTable  # noqa: E402
 
 BOOK_FILE = REPO / "firmware" / "player" / "book8.bin"
 OPENINGS_FILE = REPO / "tools" / "match_openings.txt"
@@ -46,7 +46,7 @@ def score_moves(job):
     searcher.evaluator = PatternEvaluator(8)
     searcher.set_root(board.player_discs(), board.opponent_discs())
     searcher.start(nodes)
-    searcher.iterate(60, every_move=True)
+    searcher.iterate(60, INFINITY)  # every move's exact score
     scored = [(searcher.root_moves[i], searcher.root_scores[i] / DISC) for i in range(searcher.root_count)]
     return position, scored
 

@@ -20,7 +20,8 @@ How (docs/PLAYER.md, "Evaluation"):
    seen rarely stay near 0), alternating a few rounds. Mirror-image edges
    share one value, so the table is symmetric.
 4. The weights are rounded to the stored units (1/256 disc for features,
-   1/8 disc as int8 for edges) and written with a header the firmware checks.
+   1/8 disc for edges, stored + 128 in a byte) and written with a header the
+   firmware checks.
 With --generations 2 the games of the second round are played with the
 first round's weights, and both rounds' games are used for the final fit.
 """
@@ -42,6 +43,7 @@ from othello.kernel import Kernel  # noqa: E402
 from othello.variant import Variant  # noqa: E402
 from player.evaluation import (  # noqa: E402
     EDGE_BUCKETS,
+    EDGE_OFFSET,
     FEATURE_BUCKETS,
     FEATURE_COUNT,
     HEADER_SIZE,
@@ -230,7 +232,7 @@ def write_weights(path, size, weights, edges, canonical):
     for table in edges:
         for index in range(entries):
             value = int(round(table[canonical[index]] * 8))
-            edge_bytes.append(max(-127, min(127, value)) & 0xFF)
+            edge_bytes.append(max(-127, min(127, value)) + EDGE_OFFSET)
     data = header + struct.pack("<%dh" % len(feature_words), *feature_words) + bytes(edge_bytes)
     tmp = Path(str(path) + ".tmp")
     tmp.write_bytes(data)

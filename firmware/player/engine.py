@@ -197,7 +197,8 @@ def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit
         budget = min(budget, SINGLE_MOVE_NODES)
     noise = int(level.noise * DISC)
     searcher.start(budget, deadline, now, should_stop)
-    depth = searcher.iterate(level.max_depth, every_move=noise > 0)
+    # Only a move within twice the noise of the best can win the draw: those need exact scores.
+    depth = searcher.iterate(level.max_depth, 2 * noise if noise > 0 else None)
     square = searcher.best_square
     score = searcher.best_score
     if noise > 0 and depth:

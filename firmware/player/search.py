@@ -82,8 +82,8 @@ class TranspositionTable:
         size = 1 << bits
         self.bits = bits
         self.shift = 30 - bits
-        self.locks = array("I", [0] * size)
-        self.scores = array("h", [0] * size)
+        self.locks = array("I", bytes(4 * size))  # from bytes: no temporary list on the heap
+        self.scores = array("h", bytes(2 * size))
         self.moves = bytearray(size)
         self.depths = bytearray(size)
         self.flags = bytearray(size)  # bound | kind | generation * GENERATION_STEP; 0 = empty
@@ -142,14 +142,13 @@ class Searcher:
         self.keys = bytearray(len(kernel.move_list))
         self.rank = square_ranks(kernel.geometry.size)
         self.root_moves = bytearray(squares)
-        self.root_scores = array("h", [0] * squares)
-        self.pending_scores = array("h", [0] * squares)
+        self.root_scores = array("h", bytes(2 * squares))
+        self.pending_scores = array("h", bytes(2 * squares))
         self.root_count = 0
         self.root_empties = 0
         self.outcome = None  # the solver's win (1) / draw (0) / loss (-1) once known, and its move
         self.outcome_square = NO_MOVE
         self.exact_result = False
-        self._stopped = SearchStopped()
         self.start()
 
     # ----- limits ---------------------------------------------------------
@@ -168,12 +167,13 @@ class Searcher:
         self.table.new_search()
 
     def _checkpoint(self):
+        # A new exception each time: one instance raised again keeps growing its traceback.
         if self.nodes >= self.node_limit:
-            raise self._stopped
+            raise SearchStopped()
         if self.should_stop is not None and self.should_stop():
-            raise self._stopped
+            raise SearchStopped()
         if self.deadline is not None and ticks_diff(self.deadline, self.now()) <= 0:
-            raise self._stopped
+            raise SearchStopped()
         self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
 
     # ----- the root ---------------------------------------------------------
@@ -195,15 +195,18 @@ class Searcher:
         self.best_score = 0
         return count
 
-    def search_root(self, depth, alpha, beta, exact=False, every_move=False):
+    def search_root(self, depth, alpha, beta, exact=False, margin=None):
         """Search each root move (exactly if `exact`, else `depth` plies); returns the best score.
 
         When it returns, root_moves is sorted best first and root_scores holds
         each move's score: exact for the best one (if inside the window), a
-        bound for the others, or, with `every_move`, each one's true score
-        (slower: every move gets the full window). While it runs,
-        best_square/best_score and completed_moves tell the best of the moves
-        finished so far; a stopped search leaves root_moves/root_scores alone.
+        bound for the others. With a `margin`, every move within `margin` of
+        the best gets its exact score too (a null window first tells whether
+        it is that close; the others keep an upper bound below best - margin):
+        what the weaker levels' errors and the opening book need. While it
+        runs, best_square/best_score and completed_moves tell the best of the
+        moves finished so far; a stopped search leaves root_moves/root_scores
+        alone.
         """
         k = self.kernel
         moves = self.root_moves
@@ -212,10 +215,13 @@ class Searcher:
         self.completed_moves = 0
         for i in range(self.root_count):
             k.play(0, moves[i])
-            if every_move:
-                score = -self._child(exact, depth, -INFINITY, INFINITY)
-            elif i == 0:
+            if i == 0:
                 score = -self._child(exact, depth, -beta, -alpha)
+            elif margin is not None:
+                floor = max(best - margin - 1, -INFINITY + 1)
+                score = -self._child(exact, depth, -floor - 1, -floor)
+                if score > floor:
+                    score = -self._child(exact, depth, -INFINITY, -floor)
             else:
                 score = -self._child(exact, depth, -alpha - 1, -alpha)
                 if alpha < score < beta:
@@ -226,7 +232,7 @@ class Searcher:
                 best = score
                 self.best_square = moves[i]
                 self.best_score = score
-                if score > alpha and not every_move:
+                if score > alpha and margin is None:
                     alpha = score
                     if alpha >= beta:
                         break
@@ -255,7 +261,7 @@ class Searcher:
             moves[j + 1] = square
             scores[j + 1] = score
 
-    def iterate(self, max_depth, every_move=False):
+    def iterate(self, max_depth, margin=None):
         """Iterative deepening from depth 1 until max_depth, the end of the game, or a limit.
 
         Returns the depth of the last complete iteration (0 if none); its
@@ -263,16 +269,17 @@ class Searcher:
         exact_result tells whether it reached the end of the game on every
         line. If a limit stopped a deeper iteration after it finished its first
         move, the best move of that iteration so far is taken (it has been
-        searched deeper than the last complete result) and its depth returned.
+        searched deeper than the last complete result) and its depth returned;
+        with a `margin` (see search_root) the last complete iteration stands.
         """
         completed = 0
         square = score = None
         self.exact_result = False
         for depth in range(1, max_depth + 1):
             try:
-                self.search_root(depth, -INFINITY, INFINITY, False, every_move)
+                self.search_root(depth, -INFINITY, INFINITY, False, margin)
             except SearchStopped:
-                if self.completed_moves and not every_move:
+                if self.completed_moves and margin is None:
                     return depth
                 break
             completed = depth

@@ -300,11 +300,15 @@ def run_match(args):
                 done, args.games, first.spec, "Black" if colour == BLACK else "White", mine, theirs,
                 wins, draws, losses, time.monotonic() - started))
     p, elo, error = elo_from(scores)
-    print("%s vs %s, %d games (%s%s), seed %d" % (
-        first.spec, second.spec, args.games, variant.describe(), "", args.seed))
+    print("%s vs %s, %d games (%s), seed %d" % (first.spec, second.spec, args.games, variant.describe(), args.seed))
     print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
-    print("average disc difference %+.1f" % (sum(margins) / len(margins)))
-    print("Elo difference %+.0f +/- %.0f (95%%)" % (elo, error))
+    print("average disc difference %+.1f%s" % (
+        sum(margins) / len(margins), " (fewer discs wins Anti-Othello)" if args.anti else ""))
+    if p in (0.0, 1.0):
+        # every game the same: the Elo estimate is only a bound (counted as if half a game went the other way)
+        print("Elo difference %+.0f or %s (every game %s)" % (elo, "more" if p else "less", "won" if p else "lost"))
+    else:
+        print("Elo difference %+.0f +/- %.0f (95%%)" % (elo, error))
     return 0
 
 
