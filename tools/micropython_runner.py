@@ -40,14 +40,18 @@ def unix_binary():
     return found
 
 
-def run_unix(code, heap=None, timeout=900, path=()):
-    """Run `code` under the unix port; returns its stdout, raises MicroPythonError on failure."""
+def run_unix(code, heap=None, timeout=900, path=(), firmware=FIRMWARE):
+    """Run `code` under the unix port; returns its stdout, raises MicroPythonError on failure.
+
+    `firmware` is the directory imported as the firmware: the sources, or a
+    compiled build of them (.mpy files, as on the device).
+    """
     command = [unix_binary()]
     if heap:
         command += ["-X", "heapsize=%s" % heap]
     command += ["-c", code]
     env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join([str(FIRMWARE), *map(str, path), ".frozen"])
+    env["MICROPYPATH"] = os.pathsep.join([str(firmware), *map(str, path), ".frozen"])
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, cwd=str(REPO))
     if done.returncode != 0:
         raise MicroPythonError("unix port exited with %d:\n%s%s" % (done.returncode, done.stdout, done.stderr))

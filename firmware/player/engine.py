@@ -174,7 +174,8 @@ def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit
     nodes = 0
     if empties <= level.exact:
         limit = level.solve_nodes if node_limit is None else node_limit
-        # A solve that does not finish leaves the midgame search SOLVE_SHARE of the time to fall back on.
+        # A solve may take SOLVE_SHARE percent of the time: if it does not finish, the midgame search
+        # falls back on the rest (on the host, on the same share of the node budget).
         solve_deadline = ticks_add(started, time_ms * SOLVE_SHARE // 100)
         kind, score, square, nodes = _solve_stage(engine, count, limit, node_limit, solve_deadline, now, should_stop)
         if kind == SOLVED:
@@ -185,6 +186,8 @@ def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit
         count = searcher.set_root(board.player_discs(), board.opponent_discs())
 
     budget = level.nodes if node_limit is None else node_limit
+    if empties <= level.exact and node_limit is None:
+        budget = budget * (100 - SOLVE_SHARE) // 100
     if count == 0:
         # No move: the score is the opponent's view turned round (a quick search of its position).
         engine.kernel.pass_move(0)

@@ -17,7 +17,10 @@ can be filled, which covers corners, C-squares, wedges and edge stability.
 The weights are fitted by tools/train_evaluation.py from self-play games and
 shipped as eval*.bin files next to this module (docs/PLAYER.md: how to
 rebuild them); they are read with readinto straight into their arrays, so
-loading makes no temporary copy (26 KB for the 8x8 tables). Without
+loading makes no temporary copy. The 8x8 edge tables take 26 KB, held as
+one 6.5 KB block per phase: on the Pico's fragmented heap four small blocks
+find room where one 26 KB block does not (a whole game then fits a 192 KB
+heap). Without
 a file the hand-set DEFAULT_WEIGHTS below are used (and no edge tables).
 
 Which file serves which board: 6x6 boards read eval6*.bin (edges of 6
@@ -108,9 +111,14 @@ class PatternEvaluator:
             if (header[5], header[6], header[7], entries) != (
                 edge_length(self.size), FEATURE_BUCKETS, WEIGHTS_PER_BUCKET, self.edge_entries):
                 raise ValueError("%s was made for another board or layout" % path)
-            edges = bytearray(EDGE_BUCKETS * entries)
-            if stream.readinto(self.weights) != 2 * len(self.weights) or stream.readinto(edges) != len(edges):
+            if stream.readinto(self.weights) != 2 * len(self.weights):
                 raise ValueError("%s is truncated" % path)
+            edges = []
+            for _ in range(EDGE_BUCKETS):
+                table = bytearray(entries)
+                if stream.readinto(table) != entries:
+                    raise ValueError("%s is truncated" % path)
+                edges.append(table)
         self.edges = edges
         return path
 
@@ -131,11 +139,9 @@ class PatternEvaluator:
             w[at] * f[0] + w[at + 1] * f[1] + w[at + 2] * f[2] + w[at + 3] * f[3]
             + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (empties & 1) + w[at + 7]
         )
-        edges = self.edges
-        if edges is not None:
-            at = self.edge_phase[empties] * self.edge_entries
-            score += (edges[at + f[7]] + edges[at + f[8]] + edges[at + f[9]] + edges[at + f[10]]
-                      - 4 * EDGE_OFFSET) * EDGE_SCALE
+        if self.edges is not None:
+            edges = self.edges[self.edge_phase[empties]]
+            score += (edges[f[7]] + edges[f[8]] + edges[f[9]] + edges[f[10]] - 4 * EDGE_OFFSET) * EDGE_SCALE
         return score >> WEIGHT_SHIFT
 
 

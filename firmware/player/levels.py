@@ -67,9 +67,9 @@ class Level:
 
 
 def _level(number, name, seconds, max_depth, exact, style, noise, book):
-    time_ms = int(seconds * 1000)
-    nodes = int(seconds * DEVICE_SEARCH_NODES_PER_S)
-    solve_nodes = int(seconds * DEVICE_SOLVE_NODES_PER_S)
+    time_ms = int(seconds * 1000 + 0.5)
+    nodes = time_ms * DEVICE_SEARCH_NODES_PER_S // 1000
+    solve_nodes = time_ms * DEVICE_SOLVE_NODES_PER_S // 1000
     return Level(number, name, time_ms, nodes, max_depth, exact, solve_nodes, style, noise, book)
 
 
