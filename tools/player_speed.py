@@ -24,8 +24,9 @@ estimate with the viper kernel.
 
 from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms, ticks_us
+from othello.kernels import make_kernel
 from player.evaluation import PatternEvaluator
-from player.search import Searcher, TranspositionTable, player_kernel
+from player.search import Searcher, TranspositionTable
 from player.solver import solve
 
 
@@ -38,7 +39,7 @@ def search_speed():
     for position in MIDGAME:  # noqa: F821 (prepended)
         board = Board.from_position(position)
         if searcher is None:
-            searcher = Searcher(player_kernel(board.geometry, 60), TranspositionTable(11))
+            searcher = Searcher(make_kernel(board.geometry, 60), TranspositionTable(11))
             searcher.evaluator = PatternEvaluator(board.size)
         searcher.set_root(board.player_discs(), board.opponent_discs())
         searcher.start(MIDGAME_NODES)  # noqa: F821
@@ -67,7 +68,7 @@ def solve_speed(kind):
         board = Board.from_position(position)
         started = ticks_ms()
         if kind == "plain":
-            searcher = Searcher(player_kernel(board.geometry, 2 * empties + 2), TranspositionTable(11), False)
+            searcher = Searcher(make_kernel(board.geometry, 2 * empties + 2), TranspositionTable(11), False)
             score, _ = solve(board, searcher=searcher)
             nodes = searcher.nodes
         else:
@@ -170,7 +171,7 @@ def replay_speed():
     calls = {}
     for position in MIDGAME:  # noqa: F821
         board = Board.from_position(position)
-        recording = RecordingKernel(player_kernel(board.geometry, 60))
+        recording = RecordingKernel(make_kernel(board.geometry, 60))
         runs = []
         for kernel in (recording, None):
             if kernel is None:

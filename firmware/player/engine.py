@@ -11,11 +11,12 @@ import sys
 from othello.board import PASS
 from othello.compat import ticks_add, ticks_diff, ticks_ms
 from othello.geometry import geometry
+from othello.kernels import make_kernel
 from othello.notation import square_name
 from player import book
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
 from player.levels import STYLE_GREEDY, STYLE_POSITIONAL
-from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable, player_kernel
+from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 from player.solver import solve_root
 
 MAX_PLY = 60  # deepest ply the search and solver can reach (depth plus passes)
@@ -96,7 +97,7 @@ class Engine:
         self.key = (variant.size, variant.blocked_mask(), variant.anti)
         self.size = variant.size
         self.anti = variant.anti
-        self.kernel = player_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
+        self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
         self.table = TranspositionTable(TABLE_BITS)
         self.searcher = Searcher(self.kernel, self.table, variant.anti)
         self.fast_solver = _fast_solver(self.kernel.geometry)

@@ -22,14 +22,13 @@ and stop the search by raising SearchStopped, after which the last complete
 result (or the best root move finished so far) stands.
 
 Move order: the table's move first, then (with enough depth left) fewest
-replies for the opponent, corners before edges before X- and C-squares.
+replies for the opponent; corners, edges, inner squares, C- and X-squares
+break ties (and order the moves alone near the leaves).
 """
 
 from array import array
 
 from othello.compat import ticks_diff, ticks_ms
-from othello.kernel import Kernel
-from othello.kernels import make_kernel
 from player.evaluation import DISC
 
 INFINITY = 32000  # above any score in either unit; fits the table's 16-bit scores
@@ -48,19 +47,6 @@ BOUND_EXACT = 3
 KIND_SOLVE = 4  # the entry holds a solver score (discs), not a midgame one
 GENERATION_STEP = 8  # the bits above the kind tell which search wrote the entry
 GENERATION_MASK = 0xF8
-
-
-# The kernel methods a search calls beyond move generation (othello/kernel.py).
-PLAYER_METHODS = ("features", "hash", "lock", "square_sum")
-
-
-def player_kernel(geometry, max_ply):
-    """The interpreter's kernel (othello.kernels), or the plain one while the fast one lacks a player method."""
-    kernel = make_kernel(geometry, max_ply)
-    for name in PLAYER_METHODS:
-        if not hasattr(kernel, name):
-            return Kernel(geometry, max_ply)
-    return kernel
 
 
 class SearchStopped(Exception):

@@ -22,7 +22,8 @@ solve() raises SearchStopped if a limit stops it before the result is known.
 
 from othello.board import PASS
 from othello.compat import ticks_add, ticks_ms
-from player.search import INFINITY, Searcher, TranspositionTable, player_kernel
+from othello.kernels import make_kernel
+from player.search import INFINITY, Searcher, TranspositionTable
 
 
 def solve(position, alpha=-INFINITY, beta=INFINITY, anti=None, node_limit=None, time_limit_ms=None,
@@ -40,7 +41,7 @@ def solve(position, alpha=-INFINITY, beta=INFINITY, anti=None, node_limit=None, 
             raise ValueError("the solver starts after the centre squares are filled")
         anti = board.variant.anti if anti is None else anti
         if searcher is None:
-            searcher = Searcher(player_kernel(board.geometry, 2 * board.empties() + 2), TranspositionTable(table_bits), anti)
+            searcher = Searcher(make_kernel(board.geometry, 2 * board.empties() + 2), TranspositionTable(table_bits), anti)
         count = searcher.set_root(board.player_discs(), board.opponent_discs())
     else:
         kernel = position
