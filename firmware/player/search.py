@@ -53,6 +53,15 @@ class SearchStopped(Exception):
     """Raised inside a search when a limit is reached; the search's last complete result stands."""
 
 
+def bound_of(score, alpha, beta):
+    """What a fail-soft score searched in the window (alpha, beta) tells: a lower bound, the exact value or an upper bound."""
+    if score >= beta:
+        return BOUND_LOWER
+    if score > alpha:
+        return BOUND_EXACT
+    return BOUND_UPPER
+
+
 class TranspositionTable:
     """2**bits entries in six preallocated arrays (9 bytes an entry: 2**11 entries take 18 KB).
 
@@ -334,13 +343,7 @@ class Searcher:
                     if alpha >= beta:
                         break
         if depth >= TABLE_DEPTH:
-            if best >= beta:
-                bound = BOUND_LOWER
-            elif best > start_alpha:
-                bound = BOUND_EXACT
-            else:
-                bound = BOUND_UPPER
-            table.store(slot, lock, depth, best, best_move, bound, 0)
+            table.store(slot, lock, depth, best, best_move, bound_of(best, start_alpha, beta), 0)
         return best
 
     def _order(self, ply, base, count, first, by_mobility):
@@ -433,11 +436,5 @@ class Searcher:
                     if alpha >= beta:
                         break
         if empties >= SOLVE_TABLE_EMPTIES:
-            if best >= beta:
-                bound = BOUND_LOWER
-            elif best > start_alpha:
-                bound = BOUND_EXACT
-            else:
-                bound = BOUND_UPPER
-            table.store(slot, lock, empties, best, best_move, bound, KIND_SOLVE)
+            table.store(slot, lock, empties, best, best_move, bound_of(best, start_alpha, beta), KIND_SOLVE)
         return best
