@@ -11,7 +11,7 @@ from othello.kernel import Kernel
 from othello.variant import START_EMPTY, WHITE, Variant
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
-from player.evaluation import EDGE_BUCKETS, FEATURE_BUCKETS, WEIGHTS_PER_BUCKET, PatternEvaluator, weights_file
+from player.evaluation import FEATURE_BUCKETS, WEIGHTS_PER_BUCKET, PatternEvaluator, weights_file
 from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable
 
 
@@ -389,7 +389,7 @@ def test_book_gives_variety_to_weak_levels():
 def test_weight_files_load(size, anti):
     evaluator = PatternEvaluator(size, anti)
     assert evaluator.source.endswith(weights_file(size, anti))
-    assert [len(table) for table in evaluator.edges] == [3 ** (6 if size == 6 else 8)] * EDGE_BUCKETS
+    assert [len(table) for table in evaluator.edge_buffers] == [3 ** (6 if size == 6 else 8)] * 2
     assert len(evaluator.weights) == FEATURE_BUCKETS * WEIGHTS_PER_BUCKET
 
 

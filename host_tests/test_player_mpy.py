@@ -54,6 +54,9 @@ def main():
         board.play(board.legal_squares()[0])
     searcher = Searcher(Kernel(board.geometry), TranspositionTable(10))
     searcher.evaluator = PatternEvaluator(6)
+    searcher.set_root(board.player_discs(), board.opponent_discs())
+    searcher.start(1000)
+    searcher.iterate(20)  # a first search reads the phase's edge table from the file: not per node
     for limit in (1000, 3000):
         searcher.set_root(board.player_discs(), board.opponent_discs())
         searcher.start(limit)

@@ -94,6 +94,9 @@ class StandInPlayer:
         self.scheduled = []
         self.driver = None
 
+    def prepare(self, variant):
+        """Nothing to build: this player keeps no tables."""
+
     def at(self, ms, action):
         self.scheduled.append((ms, action))
 

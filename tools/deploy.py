@@ -23,7 +23,7 @@ writes at run time (settings, saved games) and packages installed with mip are n
 
 import argparse
 import hashlib
-import importlib.util
+import importlib
 import json
 import os
 import shutil
@@ -96,12 +96,15 @@ def config_problems(path, paths):
         except ValueError as error:
             return ["not valid JSON (%s)" % error]
         return [] if isinstance(config, dict) else ["a board config is a JSON object ({...})"]
-    spec = importlib.util.spec_from_file_location("firmware_board_config", validator)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # plain Python with no imports of its own but json: runs on CPython
+    # The firmware's hw package (importing it needs no hardware; the validator imports hw/board.py).
+    sys.path.insert(0, str(paths.firmware))
     try:
-        module.read_config(str(path))
-    except module.ConfigError as error:
+        hw = importlib.import_module("hw")
+    finally:
+        sys.path.remove(str(paths.firmware))
+    try:
+        hw.read_config(str(path))
+    except hw.ConfigError as error:
         return error.errors
     return []
 

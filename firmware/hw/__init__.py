@@ -4,7 +4,8 @@ Configs (importing these needs no hardware, so host tools use them too):
 - load_config(source) -> BoardConfig from a dict or JSON text; read_config(path)
   reads a file. A bad config raises ConfigError: str(error) has one line per
   problem, each "field: problem" (e.g. "buttons.left.pin: 40 is not a GPIO of
-  the Pico (0-29)"); error.errors is the list of those lines.
+  the Pico (0-29)"); error.errors is the list of those lines. Both import the
+  validator, hw/config.py, when called.
 - BoardConfig: .name, .description, .display (.controller, .width, .height,
   .rotation, .bus, .pins, ...), .buttons (ButtonSpec: .name .pin .pull
   .active), .button_names, .buzzer_pin (None without a buzzer), .source.
@@ -14,7 +15,9 @@ Configs (importing these needs no hardware, so host tools use them too):
 Devices (import machine: on the Pico the real one, on the host the simulator's):
 - open_device(config) -> Device; boot(path=CONFIG_PATH) -> (device, None), or
   (rescue device with a display only, ConfigError) when the config is broken,
-  for main.py to show the error. A display that does not answer raises
+  for main.py to show the error. Under MicroPython boot() then releases the
+  validator (othello.compat.release_module): hw.config leaves sys.modules and
+  the heap, as nothing the device keeps refers to it. A display that does not answer raises
   HardwareError naming the bus, pins and address.
 - Device:
   .display   .width, .height (128x64), .fb a framebuf.FrameBuffer (MONO_VLSB)
@@ -40,17 +43,23 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
   directory of .storage's files) are relative to the flash root.
 """
 
+from hw.board import BUTTON_NAMES, CONFIG_PATH, STORAGE_ROOT, BoardConfig, ConfigError, HardwareError
 from hw.buttons import DIRECTIONS, LONG, PRESS, RELEASE, REPEAT
-from hw.config import (
-    BUTTON_NAMES,
-    CONFIG_PATH,
-    STORAGE_ROOT,
-    BoardConfig,
-    ConfigError,
-    HardwareError,
-    load_config,
-    read_config,
-)
+
+# The validator (hw/config.py) is imported on call, not re-exported: a running
+# device needs it only at power-up, and boot() releases it.
+
+
+def load_config(source):
+    from hw import config
+
+    return config.load_config(source)
+
+
+def read_config(path):
+    from hw import config
+
+    return config.read_config(path)
 
 
 def open_device(config):

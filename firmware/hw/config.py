@@ -20,18 +20,20 @@ display.reset, buzzer. Pins are GPIO numbers (or "GP5").
 Validation checks everything a wrong file could get wrong before any pin is
 touched (pin functions of the RP2040, pins used twice, a pull that makes a
 button unreadable) and reports every problem as "field: problem".
+
+The device needs this module only at power-up: hw.boot() imports it and
+releases it once the Device is open. What a running device keeps (the
+BoardConfig holders, the paths, the errors) is in hw/board.py.
 """
 
 import json
 
-BUTTON_NAMES = ("up", "down", "left", "right", "a", "b", "menu")
-DIRECTIONS = ("up", "down", "left", "right")
+from hw.board import BUTTON_NAMES, PANEL_HEIGHT, PANEL_WIDTH, BoardConfig, ButtonSpec, ConfigError, DisplaySpec
+
 CONTROLLERS = ("ssd1306", "sh1106")
 PULLS = ("up", "down", "none")
 LEVELS = ("low", "high")
 I2C_ADDRESSES = (0x3C, 0x3D)
-PANEL_WIDTH = 128
-PANEL_HEIGHT = 64
 # The fastest serial clock each controller's datasheet allows on SPI.
 SPI_MAX_BAUDRATE = {"ssd1306": 10000000, "sh1106": 4000000}
 I2C_FREQ_RANGE = (10000, 1000000)
@@ -40,61 +42,6 @@ GPIO_COUNT = 30
 # GPIOs of the RP2040 that the Pico board keeps for itself (the Pico W uses
 # the same four for its wireless chip).
 NOT_ON_HEADER = {23: "power-supply mode", 24: "VBUS sensing", 25: "the on-board LED", 29: "VSYS measurement"}
-
-
-CONFIG_PATH = "board.json"  # next to main.py, relative to the flash root
-STORAGE_ROOT = "data"  # the directory of the firmware's saved files
-
-
-class HardwareError(OSError):
-    """The board does not answer as its config says (e.g. no display at the I2C address)."""
-
-
-class ConfigError(ValueError):
-    """A board config that cannot be used. `errors` lists every problem as "field: problem"."""
-
-    def __init__(self, errors):
-        super().__init__("\n".join(errors))
-        self.errors = list(errors)
-
-
-class ButtonSpec:
-    def __init__(self, name, pin, pull, active):
-        self.name = name
-        self.pin = pin
-        self.pull = pull  # "up", "down" or "none"
-        self.active = active  # the level a pressed button reads: 0 or 1
-
-
-class DisplaySpec:
-    def __init__(self, controller, rotation, addressing, bus, bus_id, pins, freq, address, reset):
-        self.controller = controller
-        self.width = PANEL_WIDTH
-        self.height = PANEL_HEIGHT
-        self.rotation = rotation
-        self.addressing = addressing
-        self.bus = bus  # "i2c" or "spi"
-        self.bus_id = bus_id
-        self.pins = pins  # i2c: {"sda", "scl"}; spi: {"sck", "mosi", "cs", "dc"}
-        self.freq = freq  # I2C clock or SPI baudrate, Hz
-        self.address = address  # I2C only
-        self.reset = reset  # GPIO of the display's RES line, or None
-
-
-class BoardConfig:
-    """A validated board config; `source` is the dict it came from."""
-
-    def __init__(self, source, name, description, display, buttons, buzzer_pin):
-        self.source = source
-        self.name = name
-        self.description = description
-        self.display = display
-        self.buttons = buttons  # ButtonSpecs in BUTTON_NAMES order
-        self.buzzer_pin = buzzer_pin
-
-    @property
-    def button_names(self):
-        return tuple(spec.name for spec in self.buttons)
 
 
 def i2c_role(pin):
@@ -389,9 +336,13 @@ def read_config(path):
 RESCUE_DISPLAY = {"controller": "ssd1306", "width": 128, "height": 64, "bus": "i2c", "i2c": {"sda": 4, "scl": 5}}
 
 
-def rescue_config(source):
-    """A display-only config for showing a config error: the file's display section if it is sound, else RESCUE_DISPLAY."""
+def rescue_config(path):
+    """A display-only config for showing what is wrong with the config file at `path`.
+
+    Its display section if that part is sound, else RESCUE_DISPLAY.
+    """
     display = RESCUE_DISPLAY
+    source = _raw_json(path)
     if isinstance(source, dict) and isinstance(source.get("display"), dict):
         check = _Checker()
         _display(check, source)
@@ -400,3 +351,11 @@ def rescue_config(source):
     check = _Checker()
     spec = _display(check, {"display": display})
     return BoardConfig({"name": "rescue", "display": display}, "rescue", "", spec, [], None)
+
+
+def _raw_json(path):
+    try:
+        with open(path) as file:
+            return json.load(file)
+    except (OSError, ValueError):
+        return None

@@ -6,10 +6,11 @@ import machine
 from machine import I2C, PWM, SPI, Pin
 
 from hw.buttons import Buttons
-from hw.config import CONFIG_PATH, STORAGE_ROOT, ConfigError, HardwareError, read_config, rescue_config
+from hw.board import CONFIG_PATH, STORAGE_ROOT, ConfigError, HardwareError
 from hw.display import Display, I2CLink, SPILink
 from hw.sound import Sound
 from hw.storage import Storage
+from othello.compat import release_module
 
 try:
     # Only the simulator's stand-in machine module has it: virtual time and the flash directory.
@@ -74,23 +75,21 @@ def open_device(config, storage_root=STORAGE_ROOT):
     return Device(config, clock, display, buttons, sound, storage)
 
 
-def _raw_config(path):
-    try:
-        import json
-
-        with open(path) as file:
-            return json.load(file)
-    except (OSError, ValueError):
-        return None
-
-
 def boot(path=CONFIG_PATH):
     """Power-up: (device, None), or with a broken config (rescue device, ConfigError).
 
     The rescue device has the config's display if that part is sound (else
     the I2C breadboard's), no buttons and no buzzer: enough to show the error.
+    The config validator (hw.config) is imported for this and released
+    afterwards: nothing the device keeps refers to it, so the garbage
+    collector frees its code.
     """
+    from hw import config
+
     try:
-        return open_device(read_config(path)), None
-    except ConfigError as error:
-        return open_device(rescue_config(_raw_config(path))), error
+        try:
+            return open_device(config.read_config(path)), None
+        except ConfigError as error:
+            return open_device(config.rescue_config(path)), error
+    finally:
+        release_module("hw.config")

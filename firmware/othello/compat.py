@@ -4,6 +4,7 @@ Everything else in `othello` imports these names instead of probing the
 interpreter itself.
 """
 
+import sys
 import time
 
 try:
@@ -28,15 +29,17 @@ except AttributeError:  # MicroPython ints have neither bit_count nor bit_length
     def popcount(x):
         return bin(x).count("1")
 
-    # 100 squares covers every board size up to 10x10.
-    _INDEX_OF_BIT = {}
-    for _sq in range(100):
-        _INDEX_OF_BIT[1 << _sq] = _sq
-    del _sq
+    # 2 generates every residue modulo the prime 101, so the powers 2**0 .. 2**99
+    # (every square up to 10x10) leave 100 different remainders: a 101-byte
+    # table finds the square, where a dict of 100 big-integer keys took 5 KB.
+    _SQUARE_OF_REMAINDER = bytearray(101)
+    for _square in range(100):
+        _SQUARE_OF_REMAINDER[(1 << _square) % 101] = _square
+    del _square
 
     def bit_index(bit):
         """Square number of a single-bit mask."""
-        return _INDEX_OF_BIT[bit]
+        return _SQUARE_OF_REMAINDER[bit % 101]
 
 
 if hasattr(time, "ticks_ms"):
@@ -64,3 +67,22 @@ else:  # CPython: the same counters, wrapping as they do on the Pico
 
     def ticks_add(ticks, delta):
         return (ticks + delta) & _TICKS_MASK
+
+
+def release_module(name):
+    """Forget the imported module `name` (a dotted name), so that the garbage collector can free its code
+    once nothing else refers to it; the next import loads it again.
+
+    The firmware lets go of code it does not need for a while (the menus
+    during a game, the board-config checks after power-up): on the Pico a
+    module's code lives in the heap. On CPython this does nothing: memory is
+    plentiful there, and tests and tools hold the classes of these modules,
+    which a reload would replace with new ones that isinstance() does not
+    recognise.
+    """
+    if sys.implementation.name != "micropython":
+        return
+    module = sys.modules.pop(name, None)
+    parent, _, child = name.rpartition(".")
+    if module is not None and parent in sys.modules and hasattr(sys.modules[parent], child):
+        delattr(sys.modules[parent], child)

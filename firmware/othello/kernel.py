@@ -18,9 +18,9 @@ device fast path with the same methods and results, and
 `othello.kernels.best_kernel()` picks one for the running interpreter.
 """
 
-from array import array
 
 from othello.compat import bit_index, popcount
+from othello.kernel_tables import FINAL_MULTIPLIER, HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_code_table
 
 
 class Kernel:
@@ -183,11 +183,11 @@ class Kernel:
 
     def hash(self, ply):
         """A 30-bit hash of the position at `ply` (discs and who is to move): the table slot."""
-        return self._mix(ply, _HASH_MULTIPLIERS)
+        return self._mix(ply, HASH_MULTIPLIERS)
 
     def lock(self, ply):
         """A second, independent 30-bit hash that confirms a table entry belongs to this position."""
-        return self._mix(ply, _LOCK_MULTIPLIERS)
+        return self._mix(ply, LOCK_MULTIPLIERS)
 
     def _mix(self, ply, multipliers):
         """Each 32-bit word of both masks is folded, multiplied (mod 2**32) by its own odd constant
@@ -196,7 +196,7 @@ class Kernel:
         words = self._words
         x = _fold_words(self.players[ply], multipliers, 0, words) ^ _fold_words(self.opponents[ply], multipliers, words, words)
         x ^= x >> 15
-        x = (x * _FINAL_MULTIPLIER) & 0xFFFFFFFF
+        x = (x * FINAL_MULTIPLIER) & 0xFFFFFFFF
         x ^= x >> 13
         return x >> 2
 
@@ -235,15 +235,6 @@ class Kernel:
         out[10] = self._edges[3]
 
 
-FEATURE_COUNT = 11
-
-# Odd multipliers below 2**29, so that on MicroPython's unix port a 32-bit word
-# times one stays a small int; one per 32-bit word (4 words cover 10x10).
-_HASH_MULTIPLIERS = (0x1B873593, 0x0E6546B5, 0x1D2A3A1F, 0x0C2B2AE3, 0x127A3F35, 0x09E3779B, 0x17F4A7C1, 0x0A5A5A6B)
-_LOCK_MULTIPLIERS = (0x165667B1, 0x0D3A2647, 0x1B3A7F2D, 0x0C8A4E29, 0x1F3D5B79, 0x0B4F3C8F, 0x12E15E35, 0x1D1F2A43)
-_FINAL_MULTIPLIER = 0x1CC9E2D5
-
-
 def _fold_words(mask, multipliers, first, words):
     x = 0
     for i in range(first, first + words):
@@ -252,28 +243,6 @@ def _fold_words(mask, multipliers, first, words):
         x ^= (w * multipliers[i]) & 0xFFFFFFFF
         mask >>= 32
     return x
-
-
-_EDGE_CODES = {}
-
-
-def edge_code_table(size):
-    """Base-3 value of each set of squares of one edge (bit i = place i), for edge_indices."""
-    found = _EDGE_CODES.get(size)
-    if found is None:
-        found = array("H", [0] * (1 << size))
-        for bits in range(1 << size):
-            value = 0
-            weight = 1
-            for place in range(size):
-                if size == 10 and 4 <= place < 6:
-                    continue  # the middle of a 10-square edge is not read
-                if bits >> place & 1:
-                    value += weight
-                weight *= 3
-            found[bits] = value
-        _EDGE_CODES[size] = found
-    return found
 
 
 def column_folds(size):

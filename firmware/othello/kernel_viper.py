@@ -41,7 +41,7 @@ if sys.implementation.name != "micropython":
 import micropython  # noqa: E402
 from micropython import const  # noqa: E402
 
-from othello.kernel import edge_code_table  # noqa: E402
+from othello.kernel_tables import HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_code_table  # noqa: E402
 
 SIZE = 8
 WORD = 0xFFFFFFFF
@@ -57,7 +57,7 @@ G_LEGAL = const(7)  # lo, hi: the mask _legal() computed last
 G_HASH = const(9)  # 4 multipliers of Kernel.hash(), then 4 of Kernel.lock()
 G_LOCK = const(13)
 G_SIZE = const(17)
-FINAL_MULTIPLIER = const(0x1CC9E2D5)  # kernel._FINAL_MULTIPLIER (a viper constant must be a literal)
+FINAL_MULTIPLIER = const(0x1CC9E2D5)  # kernel_tables.FINAL_MULTIPLIER (a viper constant must be a literal)
 
 # Index of the lowest set bit by de Bruijn multiplication (0x077CB531 fits inline).
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
@@ -70,9 +70,7 @@ def _split(mask):
 
 def geometry_table(blocked):
     """The _geo array for an 8x8 board with `blocked` squares (the black hole)."""
-    from othello.kernel import _HASH_MULTIPLIERS, _LOCK_MULTIPLIERS
-
-    table = array("I", [0] * G_SIZE)
+    table = array("I", bytes(4 * G_SIZE))
     table[G_FULL] = WORD
     table[G_M1] = 0x55555555
     table[G_PLAYABLE], table[G_PLAYABLE + 1] = _split(((1 << 64) - 1) ^ blocked)
@@ -80,8 +78,8 @@ def geometry_table(blocked):
     table[G_NOT_H] = 0x7F7F7F7F
     table[G_INNER] = 0x7E7E7E7E
     for i in range(4):
-        table[G_HASH + i] = _HASH_MULTIPLIERS[i]
-        table[G_LOCK + i] = _LOCK_MULTIPLIERS[i]
+        table[G_HASH + i] = HASH_MULTIPLIERS[i]
+        table[G_LOCK + i] = LOCK_MULTIPLIERS[i]
     return table
 
 

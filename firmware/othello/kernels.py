@@ -12,8 +12,6 @@ as the WASI build, reject the viper decorator when the module is compiled
 (SyntaxError). Any other error in kernel_viper is a bug and is not hidden.
 """
 
-from othello.kernel import Kernel
-
 try:
     from othello.kernel_viper import SIZE as VIPER_SIZE
     from othello.kernel_viper import ViperKernel
@@ -25,4 +23,6 @@ except (ImportError, SyntaxError):
 def make_kernel(geometry, max_ply=64):
     if ViperKernel is not None and geometry.size == VIPER_SIZE:
         return ViperKernel(geometry, max_ply)
+    from othello.kernel import Kernel  # here, so that the device, which runs the viper kernel, never loads it
+
     return Kernel(geometry, max_ply)

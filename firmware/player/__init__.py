@@ -1,6 +1,7 @@
 """Pocket Othello's computer player (issue 3; docs/PLAYER.md).
 
     from player import LEVELS, think, hint
+    prepare(board.variant)                # optional: build the tables now (at power-up)
     decision = think(board, 5)            # level 5 plays board's side to move
     board.play(decision.square)           # or board.pass_turn() if decision.square == PASS
     print(decision.describe())            # "e6 +4", "c3 win by 6 (exact)"
@@ -24,11 +25,11 @@ think() also takes
                    without it every game differs
 """
 
-from player.engine import Decision, decide
+from player.engine import Decision, decide, prepare
 from player.levels import LEVELS, Level, hint_level
 from player.solver import solve
 
-__all__ = ("LEVELS", "Level", "Decision", "think", "hint", "solve")
+__all__ = ("LEVELS", "Level", "Decision", "think", "hint", "solve", "prepare")
 
 def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None):
     """The move the computer plays at `level` (1..len(LEVELS)) for the side to move: a Decision."""

@@ -15,12 +15,14 @@ from othello.kernels import make_kernel
 from othello.notation import square_name
 from player import book
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
-from player.levels import STYLE_GREEDY, STYLE_POSITIONAL
+from player.levels import LEVELS, STYLE_GREEDY, STYLE_PATTERN, STYLE_POSITIONAL
 from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 from player.solver import solve_root
 
 MAX_PLY = 60  # deepest ply the search and solver can reach (depth plus passes)
-TABLE_BITS = 11  # 2**11 table entries: 18 KB, sized for the Pico's heap
+TABLE_BITS = 10  # 2**10 table entries (9 KB): the top level searches about 3,500 nodes a move on the Pico
+SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stacks are made for no more
+SOLVER_TABLE_BITS = 9  # 2**9 entries (4 KB): a 14-empty solve stores about as many positions
 SINGLE_MOVE_NODES = 200  # a forced move is played at once, after this much search for its score
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
 SOLVE_SHARE = 70  # percent of the time a solve may take before the midgame search takes over
@@ -128,7 +130,7 @@ def _fast_solver(board_geometry):
         from player.endgame_viper import ViperSolver
     except SyntaxError:  # a MicroPython build without viper, such as the WASI one
         return None
-    return ViperSolver(board_geometry)
+    return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS)
 
 
 _engine = [None]
@@ -141,6 +143,16 @@ def engine_for(variant):
         _engine[0] = None
         engine = _engine[0] = Engine(variant)
     return engine
+
+
+def prepare(variant):
+    """Build the machinery for `variant` before it is needed.
+
+    Its arrays are the largest blocks a game keeps in the heap (the search
+    table's, the evaluation's edge tables, the solver's): taken at power-up,
+    they find room that menus coming and going would have cut up.
+    """
+    engine_for(variant).evaluator(STYLE_PATTERN)
 
 
 def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,

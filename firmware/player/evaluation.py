@@ -17,11 +17,13 @@ can be filled, which covers corners, C-squares, wedges and edge stability.
 The weights are fitted by tools/train_evaluation.py from self-play games and
 shipped as eval*.bin files next to this module (docs/PLAYER.md: how to
 rebuild them); they are read with readinto straight into their arrays, so
-loading makes no temporary copy. The 8x8 edge tables take 26 KB, held as
-one 6.5 KB block per phase: on the Pico's fragmented heap four small blocks
-find room where one 26 KB block does not (a whole game then fits a 192 KB
-heap). Without
-a file the hand-set DEFAULT_WEIGHTS below are used (and no edge tables).
+loading makes no temporary copy. The four 8x8 edge tables (one per phase,
+6.5 KB each) are not all held: two buffers hold the phases in use and a
+table is read from the file when the game reaches its phase. On 8x8 a phase
+spans at least 15 empty squares, more than a search looks ahead, so a
+search touches at most two neighbouring phases and a game reads each table
+about once. That leaves 13 KB more heap for the rest of a game. Without a
+file the hand-set DEFAULT_WEIGHTS below are used (and no edge tables).
 
 Which file serves which board: 6x6 boards read eval6*.bin (edges of 6
 squares), 8x8 and 10x10 boards eval8*.bin (10x10 edges are read as their
@@ -47,6 +49,7 @@ FEATURE_COUNT = 11  # what Kernel.features() writes
 MAGIC = b"OTEV"
 VERSION = 2
 HEADER_SIZE = 16  # magic, version, edge length, buckets, weights per bucket, edge entries (u32), spare
+NO_PHASE = EDGE_BUCKETS  # what an edge buffer holds before its first read
 
 # Hand-set starting point (1/256 disc per unit of feature), the same for every
 # phase: used when no weight file is present, and by the training tool as the
@@ -79,6 +82,8 @@ def _data_dir():
 
 
 class PatternEvaluator:
+    """The trained evaluation; `loads` counts the edge tables read from the file so far."""
+
     def __init__(self, size, anti=False, path=None):
         self.size = size
         self.anti = bool(anti)
@@ -88,15 +93,21 @@ class PatternEvaluator:
         self.edge_phase = phase_table(squares, EDGE_BUCKETS)
         self.features = [0] * FEATURE_COUNT
         self.weights = array("h", bytes(2 * FEATURE_BUCKETS * WEIGHTS_PER_BUCKET))
-        self.edges = None
+        self.header_buffer = bytearray(HEADER_SIZE)  # read into at every check of the file
+        self.edge_buffers = None  # two tables' room, or None without a file
+        self.buffer_phase = [NO_PHASE, NO_PHASE]  # the phase each buffer holds
+        self.edges = None  # the table of the phase last evaluated (one of edge_buffers)
+        self.phase = NO_PHASE
+        self.loads = 0
         if path is None:
             path = _data_dir() + "/" + weights_file(size, anti)
         self.source = self._load(path)
 
     def _load(self, path):
-        """Read the weight file at `path`; fall back to DEFAULT_WEIGHTS if there is none.
+        """Check the weight file at `path` and read its feature weights; DEFAULT_WEIGHTS if there is none.
 
-        A file that exists but does not fit this board raises ValueError naming it.
+        A file that exists but does not fit this board, or is cut short, raises
+        ValueError naming it now, so a bad file never shows up mid-search.
         """
         try:
             stream = open(path, "rb")
@@ -104,30 +115,59 @@ class PatternEvaluator:
             self.set_weights(DEFAULT_ANTI_WEIGHTS if self.anti else DEFAULT_WEIGHTS)
             return "defaults"
         with stream:
-            header = stream.read(HEADER_SIZE)
-            if len(header) != HEADER_SIZE or header[:4] != MAGIC or header[4] != VERSION:
-                raise ValueError("%s is not a version %d evaluation file" % (path, VERSION))
-            entries = header[8] | header[9] << 8 | header[10] << 16 | header[11] << 24
-            if (header[5], header[6], header[7], entries) != (
-                edge_length(self.size), FEATURE_BUCKETS, WEIGHTS_PER_BUCKET, self.edge_entries):
-                raise ValueError("%s was made for another board or layout" % path)
+            self._check_header(stream, path)
             if stream.readinto(self.weights) != 2 * len(self.weights):
                 raise ValueError("%s is truncated" % path)
-            edges = []
-            for _ in range(EDGE_BUCKETS):
-                table = bytearray(entries)
-                if stream.readinto(table) != entries:
-                    raise ValueError("%s is truncated" % path)
-                edges.append(table)
-        self.edges = edges
+            if stream.seek(0, 2) < self._table_offset(EDGE_BUCKETS):
+                raise ValueError("%s is truncated" % path)
+        self.edge_buffers = (bytearray(self.edge_entries), bytearray(self.edge_entries))
         return path
+
+    def _check_header(self, stream, path):
+        header = self.header_buffer
+        if stream.readinto(header) != HEADER_SIZE or not header.startswith(MAGIC) or header[4] != VERSION:
+            raise ValueError("%s is not a version %d evaluation file" % (path, VERSION))
+        entries = header[8] | header[9] << 8 | header[10] << 16 | header[11] << 24
+        if (header[5] != edge_length(self.size) or header[6] != FEATURE_BUCKETS
+                or header[7] != WEIGHTS_PER_BUCKET or entries != self.edge_entries):
+            raise ValueError("%s was made for another board or layout" % path)
+
+    def _table_offset(self, phase):
+        return HEADER_SIZE + 2 * len(self.weights) + phase * self.edge_entries
 
     def set_weights(self, per_bucket):
         """Use the same 8 feature weights in every phase and no edge tables (the hand-set evaluation)."""
         for bucket in range(FEATURE_BUCKETS):
             for i in range(WEIGHTS_PER_BUCKET):
                 self.weights[bucket * WEIGHTS_PER_BUCKET + i] = per_bucket[i]
+        self.edge_buffers = None
         self.edges = None
+
+    def _use_phase(self, phase):
+        """Make `phase`'s edge table current and return it.
+
+        The current buffer is the one used last, so the other one is the one
+        to reuse: it either holds `phase` already or the table is read into it.
+        """
+        spare = 1 if self.edges is self.edge_buffers[0] else 0
+        table = self.edge_buffers[spare]
+        if self.buffer_phase[spare] != phase:
+            self.buffer_phase[spare] = NO_PHASE  # until the read below has filled it
+            path = self.source
+            try:
+                stream = open(path, "rb")
+            except OSError:
+                raise OSError("%s, read when the player started, cannot be opened now" % path)
+            with stream:
+                self._check_header(stream, path)  # the file may have been replaced since
+                stream.seek(self._table_offset(phase))
+                if stream.readinto(table) != self.edge_entries:
+                    raise ValueError("%s is truncated" % path)
+            self.buffer_phase[spare] = phase
+            self.loads += 1
+        self.edges = table
+        self.phase = phase
+        return table
 
     def evaluate(self, kernel, ply):
         f = self.features
@@ -139,8 +179,9 @@ class PatternEvaluator:
             w[at] * f[0] + w[at + 1] * f[1] + w[at + 2] * f[2] + w[at + 3] * f[3]
             + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (empties & 1) + w[at + 7]
         )
-        if self.edges is not None:
-            edges = self.edges[self.edge_phase[empties]]
+        if self.edge_buffers is not None:
+            phase = self.edge_phase[empties]
+            edges = self.edges if phase == self.phase else self._use_phase(phase)
             score += (edges[f[7]] + edges[f[8]] + edges[f[9]] + edges[f[10]] - 4 * EDGE_OFFSET) * EDGE_SCALE
         return score >> WEIGHT_SHIFT
 

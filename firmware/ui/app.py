@@ -11,9 +11,10 @@ ui/keys.py, do their work in tick(), and draw the whole frame in draw(fb);
 the app redraws only when a screen says something changed.
 """
 
+from othello.compat import release_module
 from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
-from ui.session import Rng, Session
+from ui.session import Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
 
@@ -69,6 +70,10 @@ class App:
         self.session, problem = Session.load(self.store, self.level_count, device.ticks_ms)
         if problem:
             problems.append(problem + ": game lost")
+        if self.session is not None:
+            player.prepare(self.session.game.board.variant)
+        else:
+            player.prepare(variant_for(rules_from_settings(self.settings), self.rng))
         self.screens = []
         self.actions = []
         self.dirty = True
@@ -176,15 +181,24 @@ class App:
         self.dirty = True
 
     def home(self):
-        """Back to the main menu, closing everything above it."""
+        """Back to the main menu, closing everything else (the game screen's code is let go)."""
+        self.close_all()
+        release_module("ui.play")
         from ui.screens import main_menu
 
-        while len(self.screens) > 1:
-            self.screens.pop().leave()
-        self.screens[0].leave()
-        self.screens[0] = main_menu(self)
-        self.screens[0].enter()
+        self.open_only(main_menu(self))
+
+    def open_only(self, screen):
+        """Close every screen and show `screen` alone."""
+        self.close_all()
+        self.screens.append(screen)
+        screen.enter()
         self.dirty = True
+
+    def close_all(self):
+        """Close every screen, so that nothing holds the code of the screens below the next one."""
+        while self.screens:
+            self.screens.pop().leave()
 
     def notify(self, text):
         """A short message in a box over the screen; any key or a few seconds close it."""

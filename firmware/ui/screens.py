@@ -17,6 +17,7 @@ Main menu (docs/UI.md shows each screen):
 
 import gc
 
+from othello.compat import release_module
 from othello.match import MATCH_GAMES, MATCH_RACE
 from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
@@ -30,6 +31,7 @@ from ui.store import RECORDS
 TITLE_MS = 3000
 COLOURS = ("Black", "White")
 START_NAMES = {START_OTHELLO: "Othello", START_PARALLEL: "Parallel", START_EMPTY: "Reversi"}
+MENU_MODULES = ("ui.screens", "ui.setup", "ui.replay")  # loaded again when a menu needs them
 
 
 class TitleScreen(Screen):
@@ -79,10 +81,13 @@ def start_game(app, mode, start=None, variant=None):
 
 
 def open_game(app):
+    """The game screen alone: the menus' code (this module too) is let go while a game is on."""
+    app.close_all()
+    for name in MENU_MODULES:
+        release_module(name)
     from ui.play import GameScreen
 
-    app.home()
-    app.push(GameScreen(app, app.session))
+    app.open_only(GameScreen(app, app.session))
 
 
 # ----- value texts ------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import gc
 from array import array
 
 from othello.geometry import geometry
-from othello.kernel import FEATURE_COUNT
+from othello.kernel_tables import FEATURE_COUNT
 from othello.kernels import make_kernel
 from othello.perft_viper import perft
 

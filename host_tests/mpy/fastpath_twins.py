@@ -8,7 +8,8 @@ import random
 from array import array
 
 from othello.geometry import geometry
-from othello.kernel import FEATURE_COUNT, Kernel
+from othello.kernel import Kernel
+from othello.kernel_tables import FEATURE_COUNT
 from othello.kernel_viper import ViperKernel
 
 WORD = 0xFFFFFFFF

