@@ -25,6 +25,7 @@ estimate with the viper kernel.
 from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms, ticks_us
 from othello.kernels import make_kernel
+from player.engine import MAX_PLY, SOLVER_TABLE_BITS, TABLE_BITS
 from player.evaluation import PatternEvaluator
 from player.search import Searcher, TranspositionTable
 from player.solver import solve
@@ -39,7 +40,7 @@ def search_speed():
     for position in MIDGAME:  # noqa: F821 (prepended)
         board = Board.from_position(position)
         if searcher is None:
-            searcher = Searcher(make_kernel(board.geometry, 60), TranspositionTable(11))
+            searcher = Searcher(make_kernel(board.geometry, MAX_PLY), TranspositionTable(TABLE_BITS))
             searcher.evaluator = PatternEvaluator(board.size)
         searcher.set_root(board.player_discs(), board.opponent_discs())
         searcher.start(MIDGAME_NODES)  # noqa: F821
@@ -59,7 +60,7 @@ def viper_solver(board):
         from player.endgame_viper import ViperSolver
     except SyntaxError:  # no viper in this build
         return None
-    return ViperSolver(board.geometry)
+    return ViperSolver(board.geometry, table_bits=SOLVER_TABLE_BITS)  # room for more empties than the player's
 
 
 def solve_speed(kind):
@@ -68,7 +69,7 @@ def solve_speed(kind):
         board = Board.from_position(position)
         started = ticks_ms()
         if kind == "plain":
-            searcher = Searcher(make_kernel(board.geometry, 2 * empties + 2), TranspositionTable(11), False)
+            searcher = Searcher(make_kernel(board.geometry, 2 * empties + 2), TranspositionTable(TABLE_BITS), False)
             score, _ = solve(board, searcher=searcher)
             nodes = searcher.nodes
         else:
@@ -176,7 +177,7 @@ def replay_speed():
         for kernel in (recording, None):
             if kernel is None:
                 kernel = ReplayKernel(recording)
-            searcher = Searcher(kernel, TranspositionTable(11))
+            searcher = Searcher(kernel, TranspositionTable(TABLE_BITS))
             searcher.evaluator = PatternEvaluator(board.size)
             searcher.set_root(board.player_discs(), board.opponent_discs())
             searcher.start(MIDGAME_NODES)  # noqa: F821
