@@ -90,3 +90,29 @@ def test_search_allocates_nothing_per_node_on_the_unix_port(micropython):
     assert lines["midgame1000"][1] <= 512 and lines["midgame3000"][1] <= 512, lines
     nodes, allocated = lines["solver"]
     assert nodes > 1000 and allocated == 0, lines
+
+
+BEYOND_THE_VIPER_SOLVER = """
+from othello.board import Board
+from player.engine import SOLVER_EMPTIES, decide, engine_for
+from player.levels import LEVELS, Level
+from player.solver import solve
+
+board = Board()
+while board.empties() > SOLVER_EMPTIES + 1:
+    legal = board.legal_squares()
+    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+top = LEVELS[-1]
+deeper = Level(9, "Deeper", top.time_ms, top.nodes, top.max_depth, SOLVER_EMPTIES + 1, 10 ** 9, top.style, 0.0, None)
+print(engine_for(board.variant).fast_solver.max_empties, board.empties())
+decision = decide(board, deeper, node_limit=10 ** 9, time_limit_ms=10 ** 8)
+print(decision.exact, decision.score == solve(board)[0])
+"""
+
+
+def test_a_solve_beyond_the_viper_solver_stacks_falls_back_on_the_plain_solver():
+    """A Level asking for more empties than the player's viper solver was made for gets the plain solver's answer."""
+    import micropython_runner
+
+    output = micropython_runner.run_unix(BEYOND_THE_VIPER_SOLVER).split()
+    assert output == ["14", "15", "True", "True"], output

