@@ -4,42 +4,48 @@
 
 main(level, root) runs `root`/main.py as the Pico runs it at power-up (source,
 executed from the flash root, with board.json next to it): hw.boot() opens
-the real SSD1306 driver, Buttons, Sound and Storage through
+the real display driver, Buttons, Sound and Storage through
 tools/simulator/standins/machine.py, and the App runs. A scripted human
 presses the board's buttons through the stand-in pins (80 ms down, 120 ms
 up, as the simulator's tap): title, Play computer, the level stepped up to
 `level`, Start, then every turn the first legal move (the cursor walked there
-with right and down, placed with A; A also passes). The computer answers at
-`level` with its own budget. Time is virtual (standins/simclock.py: 1 ms per
-clock read, sleeps move it on). When the result has been on screen 500 ms
-the run ends (GameFinished unwinds App.run(), which catches Exception only).
+with right and down, or stepped with NEXT on boards without a d-pad, placed
+with A; A also passes). The human reads the App's state (caught at its first
+loop) only while the firmware sleeps between two turns of its loop. The
+computer answers at `level` with its own budget (its opening book picks with
+a seed from the interpreter's clock, so games vary from run to run). Time is
+virtual (standins/simclock.py: 1 ms per clock read, sleeps move it on). When
+the result has been on screen 500 ms the run ends (GameFinished unwinds
+App.run(), which catches Exception only).
 
 What is not the Pico's (the board, in this heap; its cost is printed):
-- the stand-in modules (machine, simclock) and this driver: built into the
-  Pico's firmware or absent there; measured before main.py starts
-  (harness_live);
-- the GPIO models the stand-in keeps for the pins the firmware opened
-  (standin_gpio_bytes, measured at the end by dropping them);
+- the stand-in modules (machine, simclock), this driver and the GPIO models
+  of the buttons: built into the Pico's firmware or absent there; measured
+  before main.py starts (harness_live);
 - the flash: a dict of bytes here, LittleFS outside the heap on the Pico
   (flash_bytes, measured at the end by dropping it; the files only grow
   during a game, so this bounds their share of any earlier peak);
-- the bus: bytes the display driver sends are counted and dropped (no panel
-  model here; the simulator decodes them in another process), but the
-  stand-in's I2C.writevto joins each frame into a new 1 KB bytes object,
-  garbage the rp2 port's C code does not make.
+- the bus: bytes the display driver sends are counted and dropped (the
+  simulator decodes them in another process). The stand-in's I2C.writevto
+  copies a frame twice into new bytes objects; the rp2 port's copies it once
+  (mp_machine_i2c_transfer_adaptor: a 1025-byte m_new, freed at once).
 
-Printed: one line per move, then
-    boot_live    heap hw.boot() left in use (device, drivers, frame buffer,
-                 hw modules' code, stand-in pins), after a collection
+Printed: one line per move (the live heap after it), then
+    boot_live    heap hw.boot() left in use after a collection: the hw
+                 modules, the device and its frame buffer, the othello
+                 package (hw.display imports othello.compat), stand-in pins
     harness_live the stand-ins and this driver before main.py starts
+    standin_gpio_bytes  the stand-in's GPIO models at the end (those of the
+                 buttons are in harness_live)
+    flash_bytes  as above
     peak_alloc   the largest gc.mem_alloc() seen at any clock read
     peak_live    the largest heap in use after a collection: at every 8th
                  clock read (each poll of the search reads the clock once)
                  and after every move
-    standin_gpio_bytes, flash_bytes  as above
     heap_total   gc.mem_alloc() + gc.mem_free()
-A MemoryError is caught by the App, which logs it and shows its crash
-screen: the human sees that screen and the run stops with its traceback.
+A MemoryError the App catches is written to its error.log, printed at once
+here; the human stops at the crash screen ("stopped: ..."), and no result
+line follows.
 """
 
 import gc
@@ -54,6 +60,7 @@ TAP_MS = 80
 GAP_MS = 120
 LOOK_MS = 10  # the human looks at the device every 10 ms of virtual time
 RESULT_MS = 500
+GIVE_UP_MS = 10 * 60 * 1000  # a game takes about a minute of virtual time; main.py's crash screen waits forever
 SAMPLE_EVERY = 8
 
 PEAKS = [0, 0, 0]  # peak_alloc, peak_live, clock reads
@@ -64,6 +71,7 @@ class GameFinished(BaseException):
 
 
 def sample(collect):
+    """Updates the peaks; returns the heap in use (after a collection if `collect`)."""
     if collect:
         gc.collect()
         live = gc.mem_alloc()
@@ -72,14 +80,26 @@ def sample(collect):
     used = gc.mem_alloc()
     if used > PEAKS[0]:
         PEAKS[0] = used
+    return used
 
 
 class SampledClock(simclock.VirtualClock):
+    """The simulator's virtual clock, sampling the heap at its reads; `resting` while the firmware sleeps."""
+
+    resting = False
+
     def ticks_ms(self):
         if not self._syncing:
             PEAKS[2] += 1
             sample(PEAKS[2] % SAMPLE_EVERY == 0)
         return simclock.VirtualClock.ticks_ms(self)
+
+    def sleep_ms(self, ms):
+        self.resting = True
+        try:
+            simclock.VirtualClock.sleep_ms(self, ms)
+        finally:
+            self.resting = False
 
 
 class RamFile:
@@ -98,8 +118,10 @@ class RamFile:
 
     def close(self):
         if self._parts is not None:
-            self._flash.files[self._path] = b"".join(self._parts)
+            data = self._flash.files[self._path] = b"".join(self._parts)
             self._parts = None
+            if self._path.startswith("data/error.log"):  # at once: the App's log keeps only the last errors
+                print("error.log written:", data.decode())
 
     def __enter__(self):
         return self
@@ -162,19 +184,25 @@ class Human:
     # --- the hands ---
 
     def sync(self):
+        """Called by the clock every LOOK_MS: lets go of a button in time whenever that is, but looks at
+        the screen and presses only while the firmware sleeps (the App's state is whole then)."""
         clock = self.clock
         now = clock.elapsed
         clock.target = now + LOOK_MS
-        if self.app is None:
-            self.catch_app()
-            return
-        self.count_moves()
         if self.down is not None:
             if now - self.since >= TAP_MS:
                 self.set_button(self.down, False)
                 self.down = None
                 self.since = now
             return
+        if not clock.resting:
+            return
+        if now > GIVE_UP_MS:
+            raise GameFinished("no result after %d ms: the App did not start, or main.py shows its crash screen" % now)
+        if self.app is None:
+            self.catch_app()
+            return
+        self.count_moves()
         if now - self.since < GAP_MS:
             return
         name = self.next_button(now)
@@ -210,8 +238,7 @@ class Human:
         session = getattr(self.app.screen, "session", None)
         if session is not None and len(session.game.history) != self.moves:
             self.moves = len(session.game.history)
-            sample(True)
-            print("move", self.moves, "live", PEAKS[1])
+            print("move", self.moves, "live", sample(True))
 
     def next_button(self, now):
         app = self.app
@@ -223,10 +250,13 @@ class Human:
             return self.in_menu(screen)
         if kind == "GameScreen":
             return self.in_game(screen, now)
-        if kind == "ErrorScreen":
-            log = app.device.storage.read("error.log") or b""
-            raise GameFinished("the App crashed:\n" + log.decode())
+        if kind == "ErrorScreen":  # RamFile printed the error as the App logged it
+            raise GameFinished("the App crashed")
         raise GameFinished("unexpected screen %s" % kind)
+
+    def step_button(self):
+        """The button that moves to the next menu line (with a d-pad: down; else down or right give NEXT)."""
+        return "down" if "down" in self.buttons else "right"
 
     def in_menu(self, menu):
         if menu.title == "Pocket Othello":
@@ -239,8 +269,10 @@ class Human:
         while menu.items[index].label != target:
             index += 1
         if index != menu.index:
-            return "down"
-        return "right" if target == "Level" else "a"
+            return self.step_button()
+        if target == "Level" and self.app.keymap.scheme == "dpad":
+            return "right"  # steps the level up; without a d-pad, A steps it
+        return "a"
 
     def in_game(self, screen, now):
         session = screen.session
@@ -254,17 +286,19 @@ class Human:
             return None
         if screen.thinking is not None or screen.flipping or self.app.actions or not screen.humans_turn:
             return None
-        if screen.state == 1:  # PASSING: the human has no move
+        if screen.must_pass:  # A passes once the screen says so (PASSING)
+            return "a" if screen.state == 1 else None
+        from othello.compat import bit_index  # loaded by the firmware by now: not part of the harness
+
+        size = game.board.size
+        target = bit_index(screen.legal & -screen.legal)  # the first legal square, from what the screen knows
+        if screen.cursor == target:
             return "a"
-        board = game.board
-        target = board.legal_squares()[0]
-        row, column = divmod(screen.cursor, board.size)
-        target_row, target_column = divmod(target, board.size)
-        if column != target_column:
-            return "right"
-        if row != target_row:
-            return "down"
-        return "a"
+        if self.app.keymap.scheme != "dpad":
+            return self.step_button()  # NEXT: the next legal square
+        row, column = divmod(screen.cursor, size)
+        target_row, target_column = divmod(target, size)
+        return "right" if column != target_column else "down"
 
 
 class Board:
@@ -317,13 +351,9 @@ def bytes_held_by(holder, attribute, empty):
     """Heap that `holder.attribute` keeps alive, found by replacing it with `empty` for a collection."""
     gc.collect()
     before = gc.mem_alloc()
-    kept = getattr(holder, attribute)
     setattr(holder, attribute, empty)
-    kept_id = id(kept)
-    kept = None
     gc.collect()
-    after = gc.mem_alloc()
-    return before - after, kept_id
+    return before - gc.mem_alloc()
 
 
 def main(level, root):
@@ -336,8 +366,6 @@ def main(level, root):
     machine.attach(board)
     for gpio, _, released in buttons.values():
         machine.set_external(gpio, released)
-    with open("main.py") as file:
-        source = file.read()
     gc.collect()
     harness_live = gc.mem_alloc()
     import hw  # main.py's first statement: imported here so that hw.boot() can be measured
@@ -356,14 +384,14 @@ def main(level, root):
     hw.boot = measured_boot
     sample(True)
     try:
-        exec(source, {"__name__": "__main__"})
+        __import__("main")  # main.py, compiled from source as the Pico runs it at power-up
         print("main.py returned: the App stopped")
     except GameFinished as finished:
         if human.result is None:
             print("stopped:", finished)
     # The firmware's objects went with main.py's frames; the stand-ins' state is still held.
-    gpio_bytes = bytes_held_by(machine, "_gpios", {})[0]
-    flash_bytes = bytes_held_by(board.files, "files", {})[0]
+    gpio_bytes = bytes_held_by(machine, "_gpios", {})
+    flash_bytes = bytes_held_by(board.files, "files", {})
     print("result", human.result)
     print("moves", human.moves)
     print("virtual_ms", clock.elapsed)
