@@ -626,6 +626,27 @@ def test_an_unexpected_error_shows_the_crash_screen_logs_it_and_restarts():
         driver.press("a")
 
 
+def test_an_error_in_a_full_heap_is_logged_without_its_traceback(monkeypatch):
+    """With no room left for the traceback, the log still says what happened."""
+    import ui.app
+
+    driver, player = stand_in_driver()
+
+    def broken_think(*args, **kwargs):
+        raise MemoryError("memory allocation failed, allocating 1024 bytes")
+
+    def no_room(error):
+        raise MemoryError("memory allocation failed, allocating 1344 bytes")
+
+    player.think = broken_think
+    monkeypatch.setattr(ui.app, "traceback_text", no_room)
+    driver.crash_expected = True
+    configure(driver, colour=WHITE)
+    start(driver, "Play computer", "Start")
+    assert isinstance(driver.screen, ErrorScreen)
+    assert "allocating 1024 bytes" in driver.device.storage.read(LOG).decode()
+
+
 def test_random_presses_on_the_board():
     """Random presses through the real button driver (the 20,000-press run is in test_ui_micropython.py)."""
     rng = random.Random(2024)

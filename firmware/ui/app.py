@@ -255,7 +255,11 @@ class App:
         self.failures += 1
         if self.failures > 3:  # the crash screen itself keeps failing: let main.py deal with it
             raise error
-        self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), traceback_text(error)))
+        try:
+            text = traceback_text(error)
+        except MemoryError:  # a full heap has no room for the traceback: keep at least what happened
+            text = repr(error)
+        self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), text))
         from ui.screens import ErrorScreen
 
         self.screens = [ErrorScreen(self, error)]
