@@ -10,6 +10,13 @@ import hw
 
 
 def main():
+    # The player's arrays are the largest blocks a game keeps. Made first, for the usual board (the App
+    # remakes them only for another), they lie in one piece before the board config's checks and the
+    # menus come and go around them; made later, they found the heap cut up.
+    import player
+    from othello import Variant
+
+    player.prepare(Variant())
     try:
         device, config_error = hw.boot()
     except Exception as error:  # not even the display answers: the serial console is all there is
@@ -23,7 +30,6 @@ def main():
         return
     try:
         import othello
-        import player
         from ui.app import App
 
         App(device, player, othello.VERSION).run()

@@ -37,6 +37,23 @@ def test_moves_are_recorded_in_order():
     assert game.moves_played() == [parse_square(s) for s in ("f5", "d6", "c3")]
 
 
+def test_the_history_packs_each_ply_and_gives_the_same_moves_back():
+    game = Game()
+    played = []
+    while not game.is_over():
+        board = game.board
+        played.append(game.pass_turn() if board.must_pass() else game.play(board.legal_squares()[0]))
+    history = game.history
+    assert len(history) == len(played) > 16  # past the first buffer, which doubles
+    assert list(history) == played and history == played and history[-1] == played[-1]
+    assert history.squares() == [move.square for move in played]
+    assert len(history.data) <= 2 * len(played) * history.record  # 10 bytes a ply on 8x8
+    with pytest.raises(IndexError):
+        history[len(played)]
+    assert history.pop() == played[-1] and len(history) == len(played) - 1
+    assert history != played and history != None  # noqa: E711 (a History is a list of moves, nothing else)
+
+
 def test_an_illegal_move_leaves_the_game_exactly_as_it_was():
     game = Game(clock_ms=MINUTE, now=FakeClock())
     game.play_transcript("f5d6")

@@ -78,7 +78,7 @@ def test_i2c_transfers_start_with_the_control_byte(tmp_path):
     device, board = open_device(tmp_path, board_dict("i2c"))
     transfers = []
     feed = board.hardware.i2c_write
-    board.hardware.i2c_write = lambda scl, sda, address, data: transfers.append(data) or feed(scl, sda, address, data)
+    board.hardware.i2c_write = lambda scl, sda, address, data: transfers.append(bytes(data)) or feed(scl, sda, address, data)
     device.display.contrast(10)
     device.display.show()
     assert [t[0] for t in transfers] == [0x00, 0x00, 0x40]  # contrast, window, then the frame

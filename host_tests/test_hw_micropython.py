@@ -30,8 +30,8 @@ class Clock:
 class Bus:
     def __init__(self, log):
         self.log = log
-    def writevto(self, address, parts):
-        self.log.append("i2c %02x %s" % (address, "".join("%02x" % b for part in parts for b in part)))
+    def writeto(self, address, data):
+        self.log.append("i2c %02x %s" % (address, "".join("%02x" % b for b in data)))
     def write(self, data):
         self.log.append("spi %s" % "".join("%02x" % b for b in data))
 

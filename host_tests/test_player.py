@@ -225,6 +225,20 @@ def test_iterative_deepening_finds_the_exact_score_near_the_end():
     assert searcher.best_score == brute_force(board) * 16
 
 
+def test_the_engine_kernel_holds_every_line_the_levels_reach():
+    from player.engine import MAX_PLY
+
+    # a solve of n empties plays n moves and at most n + 1 passes
+    assert 2 * max(level.exact for level in LEVELS) + 1 <= MAX_PLY
+    # a midgame line of depth d may need 2d plies: the search stops deepening at half the kernel's plies
+    board = Board()
+    searcher = Searcher(Kernel(board.geometry, 6), TranspositionTable(8))
+    searcher.evaluator = PatternEvaluator(8)
+    searcher.set_root(board.player_discs(), board.opponent_discs())
+    searcher.start(node_limit=100000)
+    assert searcher.iterate(40) == 3
+
+
 def test_search_finds_a_forced_corner():
     # a1 is a corner that wins every disc on the board's edge and diagonal.
     board = Board.from_position("-OOOOOOXOO------O-O-----O--O----O---O---O----O--O-----O-X------X X")

@@ -70,6 +70,33 @@ main()
 """
 
 
+# Which screens' code is in the heap: the menus' or the game screen's, never both once a screen is up.
+MODULES = """
+import sys
+from ui_fakes import Driver
+
+
+def show(d, where):
+    print(where, type(d.screen).__name__, "ui.screens" in sys.modules, "ui.play" in sys.modules)
+
+
+def main():
+    d = Driver()
+    d.press("a")
+    show(d, "menu")
+    d.menu_to("Two players")
+    show(d, "game")
+    d.press("b")
+    d.menu_to("Main menu")
+    show(d, "menu")
+    d.menu_to("Continue")
+    show(d, "game")
+
+
+main()
+"""
+
+
 RANDOM_PRESSES = """
 import random
 from ui import keys
@@ -106,6 +133,16 @@ def test_a_whole_game_against_the_computer_under_micropython(micropython):
     lines = out.split("\n")
     assert lines[0] in ("over 64 A: play again",)
     assert lines[1] == "saved game.json records.json"
+
+
+def test_the_menus_and_the_game_screen_take_turns_in_the_heap(micropython):
+    out = micropython(MODULES, path=("host_tests",), heap="512K" if micropython.interpreter == "unix" else None)
+    assert out.split("\n")[:4] == [
+        "menu Menu True False",
+        "game GameScreen False True",
+        "menu Menu True False",
+        "game GameScreen False True",
+    ]
 
 
 def test_micropython_draws_the_same_pixels_as_cpython(micropython):

@@ -11,7 +11,6 @@ sound, dict storage, and virtual time that moves when the firmware sleeps.
 import othello
 from ui import keys
 from ui.app import App
-from ui.play import OVER, PASSING
 
 
 class FakeDisplay:
@@ -22,12 +21,12 @@ class FakeDisplay:
         self.height = height
         self.buffer = bytearray(width * height // 8)
         self.fb = framebuf.FrameBuffer(self.buffer, width, height, framebuf.MONO_VLSB)
-        self.shown = bytes(self.buffer)
+        self.shown = bytearray(self.buffer)  # what the panel shows: copied in place, as a panel holds it
         self.contrast_level = 255
         self.is_on = True
 
     def show(self):
-        self.shown = bytes(self.buffer)
+        self.shown[:] = self.buffer
 
     def contrast(self, level):
         self.contrast_level = level
@@ -60,12 +59,17 @@ class FakeButtons:
 
 
 class FakeSound:
+    """Keeps the last tune and a count, not every tune: a list of them would grow through a game
+    and count against the heap the memory runs measure."""
+
     def __init__(self):
-        self.played = []
+        self.last_tune = None
+        self.tunes_played = 0
         self.enabled = True
 
     def play(self, tune):
-        self.played.append(tuple(tune))
+        self.last_tune = tuple(tune)
+        self.tunes_played += 1
 
     def update(self, now_ms):
         pass
@@ -187,6 +191,10 @@ class Driver:
             return False
         if screen.flipping:
             return True
+        # ui.play is loaded now (a game screen is up); importing it at the top would hold it in
+        # the heap through power-up and the menus, where the device does not have it
+        from ui.play import OVER, PASSING
+
         if screen.state == OVER:
             return False
         game = session.game

@@ -44,6 +44,10 @@ class Move:
     def is_pass(self):
         return self.square == PASS
 
+    def __eq__(self, other):
+        return (isinstance(other, Move) and self.square == other.square and self.flipped == other.flipped
+                and self.colour == other.colour)
+
     def __repr__(self):
         return "Move(%s, %s)" % ("pass" if self.square == PASS else self.square, COLOUR_NAMES[self.colour])
 

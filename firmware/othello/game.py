@@ -4,7 +4,7 @@ Passes are recorded in the history as Move(PASS, ...) but left out of
 transcripts, as RULES.md says; loading a transcript puts them back.
 """
 
-from othello.board import PASS, Board, IllegalMoveError
+from othello.board import PASS, Board, IllegalMoveError, Move
 from othello.compat import ticks_diff, ticks_ms
 from othello.notation import NotationError, format_transcript, split_transcript
 from othello.scoring import time_loss_result
@@ -59,6 +59,69 @@ class Clock:
         return {"limit_ms": self.limit_ms, "remaining": list(self.remaining)}
 
 
+class History:
+    """The plies of a game, oldest first: a list of Moves that packs each into a few bytes.
+
+    A Move object a ply would cost about 80 bytes of the Pico's heap (its
+    attributes and its 64-bit mask, a big integer there), kept for the whole
+    game and scattered between the blocks freed around it. Here a ply is a
+    record of size + 2 bytes in one buffer: the square (NO_SQUARE for a pass),
+    the colour, then the flipped mask, little-endian. Indexing and iterating
+    give Move objects, made on request.
+    """
+
+    NO_SQUARE = 255
+
+    def __init__(self, squares):
+        self.mask_bytes = (squares + 7) // 8
+        self.record = self.mask_bytes + 2
+        self.count = 0
+        self.data = bytearray(self.record * 16)  # doubled when full: a game grows it a few times
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, index):
+        if index < 0:
+            index += self.count
+        if not 0 <= index < self.count:
+            raise IndexError("no ply %d in a history of %d" % (index, self.count))
+        at = index * self.record
+        data = self.data
+        square = data[at]
+        flipped = int.from_bytes(data[at + 2:at + self.record], "little")
+        return Move(PASS if square == self.NO_SQUARE else square, flipped, data[at + 1])
+
+    def __iter__(self):
+        for index in range(self.count):
+            yield self[index]
+
+    def __eq__(self, other):
+        return isinstance(other, (list, History)) and list(self) == list(other)
+
+    def append(self, move):
+        at = self.count * self.record
+        if at + self.record > len(self.data):
+            grown = bytearray(2 * len(self.data))
+            grown[:at] = self.data
+            self.data = grown
+        data = self.data
+        data[at] = self.NO_SQUARE if move.square == PASS else move.square
+        data[at + 1] = move.colour
+        data[at + 2:at + self.record] = move.flipped.to_bytes(self.mask_bytes, "little")
+        self.count += 1
+
+    def pop(self):
+        move = self[-1]
+        self.count -= 1
+        return move
+
+    def squares(self):
+        """The squares played, PASS for a pass, oldest first (no Move objects made)."""
+        data, record = self.data, self.record
+        return [PASS if data[at] == self.NO_SQUARE else data[at] for at in range(0, self.count * record, record)]
+
+
 class Game:
     """The rules over time. `now` is a millisecond tick function (tests pass a fake one).
 
@@ -71,7 +134,7 @@ class Game:
         self.variant = self.board.variant
         self.start = start
         self.now = now
-        self.history = []  # Move objects, oldest first
+        self.history = History(self.board.size * self.board.size)
         self.future = []  # squares (or PASS) that redo replays, next first
         self.clock = None
         self.time_loss = None
@@ -156,14 +219,16 @@ class Game:
         return self.board.result()
 
     def last_move(self):
-        for move in reversed(self.history):
+        history = self.history
+        for index in range(len(history) - 1, -1, -1):
+            move = history[index]
             if move.square != PASS:
                 return move
         return None
 
     def moves_played(self):
         """The squares played so far, passes left out."""
-        return [m.square for m in self.history if m.square != PASS]
+        return [square for square in self.history.squares() if square != PASS]
 
     def transcript(self):
         return format_transcript(self.moves_played(), self.board.size)
@@ -195,7 +260,7 @@ class Game:
         """What a save file needs to restore this game exactly."""
         data = {
             "variant": self.variant.to_dict(),
-            "moves": [m.square for m in self.history],
+            "moves": self.history.squares(),
             "future": list(self.future),
         }
         if self.start is not None:

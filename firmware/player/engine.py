@@ -19,7 +19,10 @@ from player.levels import LEVELS, STYLE_GREEDY, STYLE_PATTERN, STYLE_POSITIONAL
 from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 from player.solver import solve_root
 
-MAX_PLY = 60  # deepest ply the search and solver can reach (depth plus passes)
+# The kernel's plies: a pass does not use depth, so a line reaches twice its depth at most; the search
+# stops deepening at MAX_PLY // 2 (16 plies, beyond the top level's node budget) and the levels' solves
+# (14 empties) fit too. Each ply costs 128 bytes of move lists, which the Pico's heap feels.
+MAX_PLY = 32
 TABLE_BITS = 10  # 2**10 table entries (9 KB): the top level searches about 3,500 nodes a move on the Pico
 SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stacks are made for no more
 SOLVER_TABLE_BITS = 9  # 2**9 entries (4 KB): a 14-empty solve stores about as many positions

@@ -270,6 +270,8 @@ class Searcher:
         completed = 0
         square = score = None
         self.exact_result = False
+        # a pass does not use depth: a line of depth d may need the kernel's plies up to 2d
+        max_depth = min(max_depth, self.kernel.max_ply // 2)
         for depth in range(1, max_depth + 1):
             try:
                 self.search_root(depth, -INFINITY, INFINITY, False, margin)

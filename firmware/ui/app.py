@@ -11,12 +11,18 @@ ui/keys.py, do their work in tick(), and draw the whole frame in draw(fb);
 the app redraws only when a screen says something changed.
 """
 
+import gc
+
 from othello.compat import release_module
 from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
 from ui.session import Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
+
+TO_MAIN_MENU = "main menu"  # where move_to() goes
+TO_GAME = "game screen"
+MENU_MODULES = ("ui.screens", "ui.setup", "ui.replay")  # let go during a game, loaded again by the menus
 
 FRAME_MS = 20  # main loop period: buttons are polled 50 times a second
 NOTICE_MS = 2500
@@ -75,6 +81,7 @@ class App:
         else:
             player.prepare(variant_for(rules_from_settings(self.settings), self.rng))
         self.screens = []
+        self.next_place = None  # TO_MAIN_MENU or TO_GAME when a screen asked to go there (move_to)
         self.actions = []
         self.dirty = True
         self.notice = None
@@ -115,7 +122,11 @@ class App:
                 self.notice = None
                 self.dirty = True
             self.screen.handle(action)
+            if self.next_place is not None:
+                self.arrive()
         self.screen.tick(self.device.ticks_ms())
+        if self.next_place is not None:
+            self.arrive()
         if self.notice is not None and self.ticks_diff(now, self.notice_until) >= 0:
             self.notice = None
             self.dirty = True
@@ -181,12 +192,35 @@ class App:
         self.dirty = True
 
     def home(self):
-        """Back to the main menu, closing everything else (the game screen's code is let go)."""
-        self.close_all()
-        release_module("ui.play")
-        from ui.screens import main_menu
+        """Back to the main menu, closing every screen (the game screen's code is let go)."""
+        self.move_to(TO_MAIN_MENU)
 
-        self.open_only(main_menu(self))
+    def show_game(self):
+        """The session's game screen alone (the menus' code is let go while a game is on)."""
+        self.move_to(TO_GAME)
+
+    def move_to(self, place):
+        # The screens close now; the next one opens when the key that asked has been handled (arrive()),
+        # as until then the closed screens' code is still running and could not leave the heap.
+        self.close_all()
+        self.next_place = place
+        self.dirty = True
+
+    def arrive(self):
+        place, self.next_place = self.next_place, None
+        if place == TO_GAME:
+            for name in MENU_MODULES:
+                release_module(name)
+            gc.collect()  # before the game screen's code comes in, so it can take the menus' place
+            from ui.play import GameScreen
+
+            self.open_only(GameScreen(self, self.session))
+        else:
+            release_module("ui.play")
+            gc.collect()
+            from ui.screens import main_menu
+
+            self.open_only(main_menu(self))
 
     def open_only(self, screen):
         """Close every screen and show `screen` alone."""

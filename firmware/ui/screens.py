@@ -17,7 +17,6 @@ Main menu (docs/UI.md shows each screen):
 
 import gc
 
-from othello.compat import release_module
 from othello.match import MATCH_GAMES, MATCH_RACE
 from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
@@ -31,7 +30,6 @@ from ui.store import RECORDS
 TITLE_MS = 3000
 COLOURS = ("Black", "White")
 START_NAMES = {START_OTHELLO: "Othello", START_PARALLEL: "Parallel", START_EMPTY: "Reversi"}
-MENU_MODULES = ("ui.screens", "ui.setup", "ui.replay")  # loaded again when a menu needs them
 
 
 class TitleScreen(Screen):
@@ -77,17 +75,7 @@ def start_game(app, mode, start=None, variant=None):
     gc.collect()
     app.session = Session.start(app.settings, mode, app.device.ticks_ms, app.rng, start, variant)
     app.save_session()
-    open_game(app)
-
-
-def open_game(app):
-    """The game screen alone: the menus' code (this module too) is let go while a game is on."""
-    app.close_all()
-    for name in MENU_MODULES:
-        release_module(name)
-    from ui.play import GameScreen
-
-    app.open_only(GameScreen(app, app.session))
+    app.show_game()
 
 
 # ----- value texts ------------------------------------------------------------------------------
@@ -160,7 +148,7 @@ def main_menu(app):
     s = app.settings
     items = []
     if app.session is not None:
-        items.append(Item("Continue", lambda: open_game(app)))
+        items.append(Item("Continue", app.show_game))
     items += [
         Item("Play computer", lambda: app.push(computer_menu(app))),
         Item("Two players", lambda: start_game(app, MODE_TWO)),

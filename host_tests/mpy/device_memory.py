@@ -26,9 +26,9 @@ What is not the Pico's (the board, in this heap; its cost is printed):
   (flash_bytes, measured at the end by dropping it; the files only grow
   during a game, so this bounds their share of any earlier peak);
 - the bus: bytes the display driver sends are counted and dropped (the
-  simulator decodes them in another process). The stand-in's I2C.writevto
-  copies a frame twice into new bytes objects; the rp2 port's copies it once
-  (mp_machine_i2c_transfer_adaptor: a 1025-byte m_new, freed at once).
+  simulator decodes them in another process). A frame goes out with one
+  writeto of the driver's own buffer, which neither the stand-in nor the
+  rp2 port copies.
 
 Printed: one line per move (the live heap after it), then
     boot_live    heap hw.boot() left in use after a collection: the hw
@@ -235,6 +235,8 @@ class Human:
     # --- the eyes ---
 
     def count_moves(self):
+        if not self.app.screens:  # between two screens (App.move_to), or after a failure to open one
+            return
         session = getattr(self.app.screen, "session", None)
         if session is not None and len(session.game.history) != self.moves:
             self.moves = len(session.game.history)
@@ -242,6 +244,8 @@ class Human:
 
     def next_button(self, now):
         app = self.app
+        if not app.screens:
+            return None
         screen = app.screen
         kind = type(screen).__name__  # by name: the firmware reloads the menus' modules
         if kind == "TitleScreen":

@@ -160,9 +160,24 @@ def check_variants():
     raises(IllegalMoveError, "black hole", hole.play, sq("c1"))
     big = setup("a1", "b2 c3 d4 e5 f6 g7 h8 i9", BLACK, Variant(size=10))
     assert names(big.play(sq("j10", 10)).flipped, 10) == sorted("b2 c3 d4 e5 f6 g7 h8 i9".split())
+    check_history_of_big_masks()
     small = Board(Variant(size=6))
     assert sorted([square_name(s, 6) for s in small.legal_squares()]) == ["b3", "c2", "d5", "e4"]
     print("ok variants")
+
+
+def check_history_of_big_masks():
+    # the packed history keeps masks of 100 bits (big integers on the Pico) and gives them back whole
+    game = Game(Variant(size=10))
+    played = []
+    while len(played) < 40 and not game.is_over():
+        board = game.board
+        played.append(game.pass_turn() if board.must_pass() else game.play(board.legal_squares()[-1]))
+    assert list(game.history) == played and game.history[-1] == played[-1]
+    assert max(move.flipped for move in played) >> 30  # some flips lie beyond a Pico small int
+    while game.history:
+        assert game.take_back() == played.pop()
+    assert game.board == Board(Variant(size=10))
 
 
 def check_kernel_and_children():

@@ -68,7 +68,9 @@ def main_ui(level):
     """The same through the UI (host_tests/ui_fakes.Driver: the App on a fake device): the human side
     plays its first legal move, the computer answers at `level`; needs host_tests/ on the path."""
     import player
-    from ui.play import PASSING
+    from othello.variant import Variant
+
+    player.prepare(Variant())  # as main.py does: the player's arrays first, while the heap is in one piece
     from ui_fakes import Driver
 
     think = player.think
@@ -88,6 +90,8 @@ def main_ui(level):
     d.press("a")
     d.menu_to("Play computer")
     d.menu_to("Start")
+    from ui.play import PASSING  # loaded by now: the App opened the game screen
+
     game = d.app.session.game
     moves = 0
     while not game.is_over():

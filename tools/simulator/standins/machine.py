@@ -12,8 +12,9 @@ belongs to a *board* attached with attach(board) before the firmware starts:
 
 A board provides: clock (ticks_ms, ticks_diff, ticks_add, sleep_ms), files
 (the flash, for hw.storage), output(gpio, level or None), i2c_write(scl,
-sda, address, data) -> acknowledged, spi_write(sck, mosi, data), pwm(gpio,
-freq, duty_u16) and reset(); it drives inputs back with set_external().
+sda, address, data) -> acknowledged, spi_write(sck, mosi, data) (data: the
+caller's own buffer, valid during the call only), pwm(gpio, freq, duty_u16)
+and reset(); it drives inputs back with set_external().
 `host_platform` is what firmware/hw/device.py takes its clock and flash from.
 """
 
@@ -221,7 +222,8 @@ class I2C:
         self.freq = freq
 
     def writeto(self, addr, buf, stop=True):
-        if not _the_board().i2c_write(self.scl, self.sda, addr, bytes(buf)):
+        # The caller's buffer, not a copy: the rp2 port's writeto allocates nothing.
+        if not _the_board().i2c_write(self.scl, self.sda, addr, buf):
             raise OSError(errno.EIO)
         return len(buf)
 
@@ -271,7 +273,7 @@ class SPI:
         self.late_sampling = polarity != phase
 
     def write(self, buf):
-        data = bytes(buf)
+        data = buf  # the caller's buffer, not a copy, as on the rp2 port
         if self.firstbit == SPI.LSB:
             data = bytes(_REVERSED[b] for b in data)
         if self.late_sampling and data:
