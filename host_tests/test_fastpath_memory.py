@@ -56,7 +56,8 @@ def test_top_level_game_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
 
 
 def test_top_level_game_through_the_ui_fits_232k_on_the_unix_port(compiled_firmware, tmp_path):
-    """With the UI (the App on host_tests/ui_fakes' device, the level's own node budget): 216K is enough today.
+    """With the UI (the App on host_tests/ui_fakes' device, the level's own node budget): 216K is enough for
+    most games today and 224K for every one, with about 195 KB live at the peak.
 
     8-byte words make this 64-bit port's heap hold about 1.45 times what the
     Pico's does; the 192K figure with the UI is the 32-bit build's
@@ -64,4 +65,4 @@ def test_top_level_game_through_the_ui_fits_232k_on_the_unix_port(compiled_firmw
     """
     done, figures = play_game(compiled_firmware, "232K", through_ui=True, tmp_path=tmp_path)
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
-    assert figures["peak_live"] < 200 * 1024, figures
+    assert figures["peak_live"] < 204 * 1024, figures
