@@ -10,13 +10,7 @@ import hw
 
 
 def main():
-    # The player's arrays are the largest blocks a game keeps. Made first, for the usual board (the App
-    # remakes them only for another), they lie in one piece before the board config's checks and the
-    # menus come and go around them; made later, they found the heap cut up.
-    import player
-    from othello import Variant
-
-    player.prepare(Variant())
+    prepare_player()
     try:
         device, config_error = hw.boot()
     except Exception as error:  # not even the display answers: the serial console is all there is
@@ -30,11 +24,27 @@ def main():
         return
     try:
         import othello
+        import player
         from ui.app import App
 
         App(device, player, othello.VERSION).run()
     except Exception as error:  # App.run() shows its own errors; this is for when that fails too
         crash(device, error)
+
+
+def prepare_player():
+    """Make the player's arrays, the largest blocks a game keeps, while the heap is still in one piece.
+
+    Made later, for the usual board (the App remakes them only for another),
+    they found the heap cut up by the board config's checks and the menus.
+    """
+    try:
+        import player
+        from othello import Variant
+
+        player.prepare(Variant())
+    except Exception:  # a damaged weight file, say: the App prepares again, where the crash screen can show it
+        pass
 
 
 def crash(device, error):

@@ -135,6 +135,28 @@ def test_a_crash_outside_the_app_is_shown_logged_and_restarts(tmp_path):
         assert sim.resets == 1
 
 
+def test_a_player_that_cannot_start_is_shown_on_the_screen_not_left_at_the_console(tmp_path):
+    # main.py prepares the player before it opens the display; a failure there (a damaged weight file,
+    # say) must still reach the crash screen and error.log once the display is open.
+    broken = tmp_path / "broken_main.py"
+    main = Path(hw.__file__).resolve().parent.parent / "main.py"
+    broken.write_text(
+        "import player\n"
+        "def damaged(variant):\n"
+        "    raise ValueError('eval8.bin is not a version 1 evaluation file')\n"
+        "player.prepare = damaged\n" + main.read_text()
+    )
+    with SimulatedDevice(BOARD, app=broken) as sim:
+        sim.power_on()
+        sim.run_for(500)
+        check_reference("fatal_player", rows(sim), tmp_path)
+        log = sim.flash_files()["%s/error.log" % hw.STORAGE_ROOT].decode()
+        assert "ValueError: eval8.bin is not a version 1 evaluation file" in log
+        sim.tap("b")
+        sim.run_for(200)
+        assert sim.resets == 1
+
+
 @pytest.mark.parametrize("step", [1, 2])
 def test_a_power_cut_while_saving_keeps_a_playable_game(step):
     with SimulatedDevice(BOARD) as sim:
