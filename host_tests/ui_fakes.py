@@ -8,6 +8,8 @@ buttons as a queue of (name, kind) events delivered one per poll, recorded
 sound, dict storage, and virtual time that moves when the firmware sleeps.
 """
 
+import io
+
 import othello
 from ui import keys
 from ui.app import App
@@ -79,20 +81,47 @@ class FakeSound:
 
 
 class FakeStorage:
+    """The flash as a dict of bytes; its files are io.BytesIO streams, which json.load and json.dump take."""
+
     def __init__(self, files=None):
         self.files = dict(files or {})
 
     def read(self, name):
         return self.files.get(name)
 
+    def open_read(self, name):
+        data = self.files.get(name)
+        return None if data is None else io.BytesIO(data)
+
+    def replace(self, name):
+        return FakeReplacement(self.files, name)
+
     def write_atomic(self, name, data):
-        self.files[name] = bytes(data)
+        with self.replace(name) as file:
+            file.write(data)
 
     def remove(self, name):
         return self.files.pop(name, None) is not None
 
     def names(self):
         return sorted(self.files)
+
+
+class FakeReplacement:
+    """FakeStorage.replace: the new bytes take the name only if the with block ends normally."""
+
+    def __init__(self, files, name):
+        self.files = files
+        self.name = name
+        self.file = io.BytesIO()
+
+    def __enter__(self):
+        return self.file
+
+    def __exit__(self, kind, value, traceback):
+        if kind is None:
+            self.files[self.name] = self.file.getvalue()
+        return False
 
 
 class Reset(BaseException):

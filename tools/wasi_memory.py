@@ -90,7 +90,7 @@ fastpath_memory.main_ui(%d)
 DEVICE_DRIVER = """import gc
 gc.enable()
 import device_memory
-device_memory.main(%d, %r)
+device_memory.main(%d, %r, %d)
 """
 
 
@@ -254,14 +254,14 @@ def device_flash(out, compiled_firmware, board):
     return out
 
 
-def run_device_game(heap, flash, level=8, unix=False, timeout=3000):
-    """The firmware's power-up and a game against `level` from the flash root `flash` (device_flash);
-    on the spilled WASI build, or with unix=True on the unix port. Returns the output (MicroPythonError
-    if it fails)."""
+def run_device_game(heap, flash, level=8, unix=False, timeout=3000, games=1):
+    """The firmware's power-up and `games` games in a row against `level` from the flash root `flash`
+    (device_flash); on the spilled WASI build, or with unix=True on the unix port. Returns the output
+    (MicroPythonError if it fails)."""
     if unix:
-        code = DEVICE_DRIVER % (level, str(Path(flash).resolve()))
+        code = DEVICE_DRIVER % (level, str(Path(flash).resolve()), games)
         return micropython_runner.run_unix(code, heap=heap, firmware=flash, timeout=timeout)
-    code = DEVICE_DRIVER % (level, WASM_FLASH_ROOT)
+    code = DEVICE_DRIVER % (level, WASM_FLASH_ROOT, games)
     return micropython_runner.run_wasm(code, heap=heap, firmware=flash, timeout=timeout, module=spilled_module())
 
 
@@ -285,15 +285,21 @@ def main(argv=None):
     parser.add_argument("--device", metavar="BOARD", help="main.py and hw.boot() on the simulator's stand-in "
                         "machine wired as board_configs/BOARD.json; the human presses the buttons")
     parser.add_argument("--unix", action="store_true", help="with --device: on the unix port (x64, viper)")
+    parser.add_argument("--games", type=int, default=1, help="with --device: games in a row, as a player plays "
+                        "them without switching off (the second by Play again, the third from the main menu, ...)")
     args = parser.parse_args(argv)
     if args.unix and not args.device:
         parser.error("--unix goes with --device")
+    if args.games != 1 and not args.device:
+        parser.error("--games goes with --device")
+    if args.games < 1:
+        parser.error("--games is at least 1")
     with tempfile.TemporaryDirectory() as compiled:
         try:
             if args.device:
                 firmware = compile_firmware(Path(compiled) / "firmware", march="x64" if args.unix else None)
                 flash = device_flash(Path(compiled) / "flash", firmware, args.device)
-                output = run_device_game(args.heap, flash, args.level, args.unix)
+                output = run_device_game(args.heap, flash, args.level, args.unix, games=args.games)
             else:
                 output = run_game(args.regime, args.heap, compile_firmware(compiled), args.level, args.node_limit,
                                   args.ui)

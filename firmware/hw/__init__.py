@@ -33,8 +33,11 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
   .sound     .tone(hz, ms) and .play([(hz, ms), ...]) (0 Hz rests) start at once
              and never block; .update(now_ms) moves the tune on (call it each
              loop); .stop(); .playing; .enabled (False mutes).
-  .storage   .read(name) -> bytes or None; .write_atomic(name, data) (a power
-             cut leaves the old or the new file); .remove(name) -> bool; .names().
+  .storage   .read(name) -> bytes or None; .open_read(name) -> a binary file
+             or None; .write_atomic(name, data), and `with .replace(name) as
+             file:` to write the new contents piece by piece (a power cut
+             leaves the old or the new file); .remove(name) -> bool; .names().
+             The files are streams MicroPython's json.load and json.dump take.
   .ticks_ms(), .ticks_diff(a, b), .ticks_add(t, ms), .sleep_ms(ms): time as
              MicroPython's time module (virtual time in the simulator).
   .reset()   restarts the device.

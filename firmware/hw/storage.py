@@ -1,9 +1,13 @@
 """Small files on the flash, replaced atomically.
 
-write_atomic(name, data) writes name + ".tmp" and renames it over name.
-MicroPython's LittleFS commits a file when it is closed and renames in one
-step, so a power cut at any moment leaves the old file or the new one,
-plus at worst a stray .tmp, which the next start-up removes.
+replace(name) and write_atomic(name, data) write name + ".tmp" and rename it
+over name. MicroPython's LittleFS commits a file when it is closed and
+renames in one step, so a power cut at any moment leaves the old file or the
+new one, plus at worst a stray .tmp, which the next start-up removes.
+
+open_read() and replace() hand out the file itself, so a caller can parse or
+write a document piece by piece (ui/store.py streams its JSON) instead of
+holding all of it in the heap as one block.
 """
 
 import errno
@@ -42,22 +46,32 @@ class Storage:
             raise ValueError("%r is not a storage name (no '/', no leading '.', no %s ending)" % (name, TMP))
         return self.root + "/" + name
 
-    def read(self, name):
-        """The file's bytes, or None if there is no such file."""
+    def open_read(self, name):
+        """The file open for reading (binary; close it, or use it in a with block), or None if there is none."""
         try:
-            with self._files.open(self._path(name), "rb") as file:
-                return file.read()
+            return self._files.open(self._path(name), "rb")
         except OSError as error:
             if error.args[0] == errno.ENOENT:
                 return None
             raise
 
+    def read(self, name):
+        """The file's bytes, or None if there is no such file."""
+        file = self.open_read(name)
+        if file is None:
+            return None
+        with file:
+            return file.read()
+
+    def replace(self, name):
+        """`with storage.replace(name) as file:` a binary file for the new contents. When the block ends
+        normally they replace the old in one step; when it raises, the old file stays as it was."""
+        return _Replacement(self._files, self._path(name))
+
     def write_atomic(self, name, data):
         """Replace the file with `data`: afterwards it holds the old bytes or the new, never a mix."""
-        path = self._path(name)
-        with self._files.open(path + TMP, "wb") as file:
+        with self.replace(name) as file:
             file.write(data)
-        self._files.rename(path + TMP, path)
 
     def remove(self, name):
         """Delete the file; False if there was none."""
@@ -71,3 +85,26 @@ class Storage:
 
     def names(self):
         return sorted(name for name in self._files.listdir(self.root) if not name.endswith(TMP))
+
+
+class _Replacement:
+    """Storage.replace's context: writes path + TMP, renames it over path if the block ended normally.
+
+    After an error the unfinished TMP file stays until the next replace or
+    start-up removes it: after a power cut nothing more can be done anyway.
+    """
+
+    def __init__(self, files, path):
+        self._files = files
+        self._path = path
+        self._file = None
+
+    def __enter__(self):
+        self._file = self._files.open(self._path + TMP, "wb")
+        return self._file.__enter__()
+
+    def __exit__(self, kind, value, traceback):
+        self._file.__exit__(kind, value, traceback)
+        if kind is None:
+            self._files.rename(self._path + TMP, self._path)
+        return False

@@ -218,7 +218,10 @@ class ViperSolver:
         cfg[C_ALPHA] = alpha + BIAS
         cfg[C_BETA] = beta + BIAS
         self._should_stop = should_stop or _never
-        score = self._search() - BIAS
+        try:
+            score = self._search() - BIAS
+        finally:
+            self._should_stop = _never  # the solver is kept from move to move, the caller's callback is not
         self.nodes = cfg[C_NODES]
         if cfg[C_STOPPED]:
             # a new instance each time: raising one kept instance again and again grows its

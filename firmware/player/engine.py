@@ -161,6 +161,16 @@ def prepare(variant):
 def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,
            level_number=None):
     """The move `level` (a levels.Level) plays on `board`; see player.think for the arguments."""
+    try:
+        return _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed, level_number)
+    finally:
+        # The searcher outlives the caller: a should_stop bound to a screen would keep that screen, and
+        # the code of its module, in the heap until the next search (after a menu, a game's book moves).
+        if _engine[0] is not None:
+            _engine[0].searcher.finish()
+
+
+def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed, level_number):
     if board.is_game_over():
         raise ValueError("the game is over: there is no move to choose")
     now = ticks_ms if now is None else now

@@ -161,6 +161,11 @@ class Searcher:
         self.next_check = min(CHECK_EVERY, self.node_limit)
         self.table.new_search()
 
+    def finish(self):
+        """Let go of the callbacks start() was given (the searcher is kept from move to move)."""
+        self.now = ticks_ms
+        self.should_stop = None
+
     def _checkpoint(self):
         # A new exception each time: one instance raised again keeps growing its traceback.
         if self.nodes >= self.node_limit:

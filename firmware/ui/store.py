@@ -6,12 +6,27 @@ Files (names in device.storage):
 - records.json   the last RECORDS_KEPT finished games, newest first
 - error.log      the last few unexpected errors, at most LOG_LIMIT bytes
 
-storage.write_atomic replaces a file in one step, so a power cut leaves the
-old or the new version. Reading never raises: a missing file is None, and a
-truncated or corrupt one is reported as a problem for the caller to show.
+storage.replace and write_atomic replace a file in one step, so a power cut
+leaves the old or the new version. Reading never raises: a missing file is
+None, and a truncated or corrupt one is reported as a problem for the caller
+to show.
+
+Documents are parsed from the file and written into it piece by piece: the
+game is saved after every move, and its text (about 700 bytes late in a
+game, the records several KB) held whole in the heap, plus a copy encoded
+to bytes, was the block a fragmented heap could not find.
 """
 
 import json
+import sys
+
+if sys.implementation.name == "micropython":
+    _dump = json.dump  # writes straight into the file
+else:
+
+    def _dump(data, file):  # CPython's json.dump writes str, and the storage's files are binary
+        file.write(json.dumps(data).encode())
+
 
 SETTINGS = "settings.json"
 GAME = "game.json"
@@ -28,20 +43,24 @@ class Store:
     def load(self, name):
         """(data, None) for a good file, (None, None) for a missing one, (None, problem) for a bad one."""
         try:
-            raw = self.storage.read(name)
+            file = self.storage.open_read(name)
         except Exception as error:  # a flash read error must not stop the device
             return None, "%s unreadable (%s)" % (name, error)
-        if raw is None:
+        if file is None:
             return None, None
         try:
-            return json.loads(raw.decode()), None
+            with file:
+                return json.load(file), None
+        except OSError as error:
+            return None, "%s unreadable (%s)" % (name, error)
         except Exception:  # ValueError, UnicodeError and whatever a damaged file provokes
             return None, "%s damaged" % name
 
     def save(self, name, data):
         """Write `data` as JSON; returns False (and keeps the old file) if the flash refuses."""
         try:
-            self.storage.write_atomic(name, json.dumps(data).encode())
+            with self.storage.replace(name) as file:
+                _dump(data, file)
             return True
         except OSError:
             return False

@@ -2,7 +2,7 @@
 
     import device_memory; device_memory.main(8, "/firmware")
 
-main(level, root) runs `root`/main.py as the Pico runs it at power-up (source,
+main(level, root, games=1) runs `root`/main.py as the Pico runs it at power-up (source,
 executed from the flash root, with board.json next to it): hw.boot() opens
 the real display driver, Buttons, Sound and Storage through
 tools/simulator/standins/machine.py, and the App runs. A scripted human
@@ -10,12 +10,17 @@ presses the board's buttons through the stand-in pins (80 ms down, 120 ms
 up, as the simulator's tap): title, Play computer, the level stepped up to
 `level`, Start, then every turn the first legal move (the cursor walked there
 with right and down, or stepped with NEXT on boards without a d-pad, placed
-with A; A also passes). The human reads the App's state (caught at its first
+with A; A also passes). With games > 1 the human plays on as a player would
+without switching the device off: the second game with A at the result
+("Play again"), the third from the main menu (BACK opens the game menu,
+"Main menu", then Play computer and Start, so the menus' code comes back
+and goes again), and so on in turn; boards with no key that means BACK at
+a tap play again each time. The human reads the App's state (caught at its first
 loop) only while the firmware sleeps between two turns of its loop. The
 computer answers at `level` with its own budget (its opening book picks with
 a seed from the interpreter's clock, so games vary from run to run). Time is
 virtual (standins/simclock.py: 1 ms per clock read, sleeps move it on). When
-the result has been on screen 500 ms the run ends (GameFinished unwinds
+the last result has been on screen 500 ms the run ends (GameFinished unwinds
 App.run(), which catches Exception only).
 
 What is not the Pico's (the board, in this heap; its cost is printed):
@@ -30,7 +35,11 @@ What is not the Pico's (the board, in this heap; its cost is printed):
   writeto of the driver's own buffer, which neither the stand-in nor the
   rp2 port copies.
 
-Printed: one line per move (the live heap after it), then
+Printed: one line per move (the live heap after it), a line per game
+    game N result ... moves M live L
+where L is the heap in use after a collection once that game's result has
+been on screen (the same moment in every game: a leak across games shows as
+L growing from game to game), then
     boot_live    heap hw.boot() left in use after a collection: the hw
                  modules, the device and its frame buffer, the othello
                  package (hw.display imports othello.compat), stand-in pins
@@ -49,6 +58,7 @@ line follows.
 """
 
 import gc
+import io
 import json
 import os
 import sys
@@ -60,7 +70,7 @@ TAP_MS = 80
 GAP_MS = 120
 LOOK_MS = 10  # the human looks at the device every 10 ms of virtual time
 RESULT_MS = 500
-GIVE_UP_MS = 10 * 60 * 1000  # a game takes about a minute of virtual time; main.py's crash screen waits forever
+GIVE_UP_MS = 10 * 60 * 1000  # a game (of `games`) takes about a minute of virtual time; main.py's crash screen waits forever
 SAMPLE_EVERY = 8
 
 PEAKS = [0, 0, 0]  # peak_alloc, peak_live, clock reads
@@ -102,24 +112,22 @@ class SampledClock(simclock.VirtualClock):
             self.resting = False
 
 
-class RamFile:
-    def __init__(self, flash, path, data=None):
+class RamFile(io.IOBase):  # an IOBase, so that json.dump writes to it as to a file
+    """A file being written: its bytes become the flash's at close (on the Pico LittleFS holds them outside the
+    heap, with a 1 KB cache per open file inside it)."""
+
+    def __init__(self, flash, path):
         self._flash = flash
         self._path = path
-        self._data = data
-        self._parts = [] if data is None else None
-
-    def read(self):
-        return self._data
+        self._buffer = io.BytesIO()
 
     def write(self, data):
-        self._parts.append(bytes(data))
-        return len(data)
+        return self._buffer.write(data)
 
     def close(self):
-        if self._parts is not None:
-            data = self._flash.files[self._path] = b"".join(self._parts)
-            self._parts = None
+        if self._buffer is not None:
+            data = self._flash.files[self._path] = self._buffer.getvalue()
+            self._buffer = None
             if self._path.startswith("data/error.log"):  # at once: the App's log keeps only the last errors
                 print("error.log written:", data.decode())
 
@@ -146,7 +154,7 @@ class RamFlash:
         if "w" in mode:
             return RamFile(self, path)
         self._missing(path)
-        return RamFile(self, path, self.files[path])
+        return io.BytesIO(self.files[path])
 
     def rename(self, old, new):
         self._missing(old)
@@ -169,9 +177,12 @@ class RamFlash:
 class Human:
     """Looks at the App's screen and presses the board's buttons; `app` is caught at the App's first loop."""
 
-    def __init__(self, level, buttons):
+    def __init__(self, level, buttons, games=1):
         self.level = level
         self.buttons = buttons  # name -> (gpio, level when pressed, level when released or None)
+        self.games = games
+        self.games_played = 0
+        self.to_main_menu = False  # on the way from a result to the main menu
         self.clock = None
         self.app = None
         self.hooked = False
@@ -197,7 +208,7 @@ class Human:
             return
         if not clock.resting:
             return
-        if now > GIVE_UP_MS:
+        if now > GIVE_UP_MS * self.games:
             raise GameFinished("no result after %d ms: the App did not start, or main.py shows its crash screen" % now)
         if self.app is None:
             self.catch_app()
@@ -240,7 +251,8 @@ class Human:
         session = getattr(self.app.screen, "session", None)
         if session is not None and len(session.game.history) != self.moves:
             self.moves = len(session.game.history)
-            print("move", self.moves, "live", sample(True))
+            if self.moves:  # (0: the next game has begun)
+                print("move", self.moves, "live", sample(True))
 
     def next_button(self, now):
         app = self.app
@@ -262,8 +274,20 @@ class Human:
         """The button that moves to the next menu line (with a d-pad: down; else down or right give NEXT)."""
         return "down" if "down" in self.buttons else "right"
 
+    def back_button(self):
+        """The button whose tap means BACK, or None (boards where only holding A does)."""
+        from ui.keys import BACK  # loaded by the firmware by now: not part of the harness
+
+        for name, role in self.app.keymap.roles.items():
+            if role[0] == BACK:
+                return name
+        return None
+
     def in_menu(self, menu):
-        if menu.title == "Pocket Othello":
+        if menu.title == "Game" and self.to_main_menu:
+            target = "Main menu"
+        elif menu.title == "Pocket Othello":
+            self.to_main_menu = False
             target = "Play computer"
         elif menu.title == "Play computer":
             target = "Level" if self.app.settings["level"] != self.level else "Start"
@@ -285,9 +309,19 @@ class Human:
             if self.over_at is None:
                 self.over_at = now
                 self.result = game.result()
-            elif now - self.over_at >= RESULT_MS:
+                return None
+            if now - self.over_at < RESULT_MS:
+                return None
+            self.games_played += 1
+            self.over_at = None
+            print("game", self.games_played, "result", self.result, "moves", self.moves, "live", sample(True))
+            if self.games_played >= self.games:
                 raise GameFinished("over")
-            return None
+            back = self.back_button()
+            if self.games_played % 2 == 0 and back is not None:
+                self.to_main_menu = True
+                return back  # the game menu, then "Main menu"
+            return "a"  # "Play again"
         if screen.thinking is not None or screen.flipping or self.app.actions or not screen.humans_turn:
             return None
         if screen.must_pass:  # A passes once the screen says so (PASSING)
@@ -360,10 +394,10 @@ def bytes_held_by(holder, attribute, empty):
     return before - gc.mem_alloc()
 
 
-def main(level, root):
+def main(level, root, games=1):
     os.chdir(root)
     i2c_display, buttons = wiring("board.json")
-    human = Human(level, buttons)
+    human = Human(level, buttons, games)
     clock = SampledClock(0, 1, sync=human.sync)
     human.clock = clock
     board = Board(clock, RamFlash(), i2c_display)
@@ -397,6 +431,7 @@ def main(level, root):
     gpio_bytes = bytes_held_by(machine, "_gpios", {})
     flash_bytes = bytes_held_by(board.files, "files", {})
     print("result", human.result)
+    print("games", human.games_played)
     print("moves", human.moves)
     print("virtual_ms", clock.elapsed)
     print("bus_bytes", board.bus_bytes)

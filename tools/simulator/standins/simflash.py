@@ -1,12 +1,15 @@
 """The Pico's flash as a host directory, for firmware/hw/storage.py.
 
-Every step that changes the flash (create a file, write a chunk of at most
-CHUNK bytes, close, rename, remove, mkdir) first calls on_step(op, path).
+Every step that changes the flash (create a file, write each CHUNK of its
+bytes, close, rename, remove, mkdir) first calls on_step(op, path): a chunk is
+a step however many write() calls fill it, as json.dump writes a token at a
+time and the flash programs a page at a time.
 The simulator counts those steps to cut the power at a chosen one: on_step
 then raises (in-process) or never returns (in the firmware process, which the
 host kills), so that step and everything after it never happen.
 """
 
+import io
 import os
 
 CHUNK = 256
@@ -44,18 +47,24 @@ class FlashFiles:
         return os.listdir(self._host(path))
 
 
-class _StepFile:
+class _StepFile(io.IOBase):  # an IOBase, so that MicroPython's json.dump can write to it as to a file
     def __init__(self, file, flash, path):
         self._file = file
         self._flash = flash
         self._path = path
+        self._written = 0
 
     def write(self, data):
         view = memoryview(data)
-        for start in range(0, len(view), CHUNK):
-            self._flash.on_step("write", self._path)
-            self._file.write(view[start : start + CHUNK])
-        return len(view)
+        done = 0
+        while done < len(view):
+            if self._written % CHUNK == 0:
+                self._flash.on_step("write", self._path)
+            part = min(len(view) - done, CHUNK - self._written % CHUNK)
+            self._file.write(view[done : done + part])
+            done += part
+            self._written += part
+        return done
 
     def close(self):
         if self._file is not None:
