@@ -135,6 +135,38 @@ def test_a_crash_outside_the_app_is_shown_logged_and_restarts(tmp_path):
         assert sim.resets == 1
 
 
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_an_error_with_no_room_left_for_the_crash_screen_reaches_main_py_as_itself(tmp_path, interpreter):
+    # The App's crash screen needs a log line and the menus' code; when the heap has no room for them the
+    # error goes on to main.py's crash screen, which runs with the App's heap given back. It used to be a
+    # MemoryError from inside App.fail that got there, and error.log never said where the trouble was.
+    broken = tmp_path / "broken_main.py"
+    main = Path(hw.__file__).resolve().parent.parent / "main.py"
+    broken.write_text(
+        "import ui.app\n"
+        "import ui.store\n"
+        "logged = []\n"
+        "real_append_log = ui.store.Store.append_log\n"
+        "def append_log(store, text):\n"
+        "    logged.append(text)\n"
+        "    if len(logged) == 1:  # the App's, in its full heap\n"
+        "        raise MemoryError('memory allocation failed, allocating 616 bytes')\n"
+        "    real_append_log(store, text)\n"
+        "def lost(app):\n"
+        "    raise RuntimeError('the search lost its way')\n"
+        "ui.store.Store.append_log = append_log\n"
+        "ui.app.App.loop_once = lost\n" + main.read_text()
+    )
+    with SimulatedDevice(BOARD, app=broken, interpreter=interpreter) as sim:
+        sim.power_on()
+        sim.run_for(500)
+        log = sim.flash_files()["%s/error.log" % hw.STORAGE_ROOT].decode()
+        assert log.endswith("RuntimeError: the search lost its way\n") and "in lost" in log, log
+        sim.tap("b")
+        sim.run_for(200)
+        assert sim.resets == 1
+
+
 def test_a_player_that_cannot_start_is_shown_on_the_screen_not_left_at_the_console(tmp_path):
     # main.py prepares the player before it opens the display; a failure there (a damaged weight file,
     # say) must still reach the crash screen and error.log once the display is open.

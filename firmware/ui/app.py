@@ -293,10 +293,16 @@ class App:
             text = traceback_text(error)
         except MemoryError:  # a full heap has no room for the traceback: keep at least what happened
             text = repr(error)
-        self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), text))
-        from ui.screens import ErrorScreen
+        try:
+            self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), text))
+            from ui.screens import ErrorScreen
 
-        self.screens = [ErrorScreen(self, error)]
+            screen = ErrorScreen(self, error)
+        except MemoryError:
+            # No room for the log or the crash screen either: main.py's crash screen takes over, with the
+            # App's heap given back, and logs this error; a MemoryError from here would hide where it was.
+            raise error
+        self.screens = [screen]
         self.actions = []
         self.notice = None
         self.blank = self.dimmed = False
