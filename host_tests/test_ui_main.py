@@ -114,25 +114,39 @@ def test_a_broken_board_config_is_shown_on_the_screen(tmp_path):
         check_reference("config_error", rows(sim), tmp_path)
 
 
-def test_a_crash_outside_the_app_is_shown_logged_and_restarts(tmp_path):
-    broken = tmp_path / "broken_main.py"
+def main_with(tmp_path, patch):
+    """A copy of main.py that runs `patch` (source) first: the file to give SimulatedDevice(app=...)."""
     main = Path(hw.__file__).resolve().parent.parent / "main.py"
-    broken.write_text(
+    broken = tmp_path / "broken_main.py"
+    broken.write_text(patch + main.read_text())
+    return broken
+
+
+def error_log(sim):
+    return sim.flash_files()["%s/error.log" % hw.STORAGE_ROOT].decode()
+
+
+def check_a_key_restarts(sim):
+    sim.tap("b")
+    sim.run_for(200)
+    assert sim.resets == 1
+
+
+def test_a_crash_outside_the_app_is_shown_logged_and_restarts(tmp_path):
+    broken = main_with(
+        tmp_path,
         "import ui.app\n"
         "class Broken(ui.app.App):\n"
         "    def __init__(self, *args):\n"
         "        raise MemoryError('memory allocation failed, allocating 8192 bytes')\n"
-        "ui.app.App = Broken\n" + main.read_text()
+        "ui.app.App = Broken\n",
     )
     with SimulatedDevice(BOARD, app=broken) as sim:
         sim.power_on()
         sim.run_for(500)
         check_reference("fatal", rows(sim), tmp_path)
-        log = sim.flash_files()["%s/error.log" % hw.STORAGE_ROOT].decode()
-        assert "MemoryError: memory allocation failed" in log
-        sim.tap("b")
-        sim.run_for(200)
-        assert sim.resets == 1
+        assert "MemoryError: memory allocation failed" in error_log(sim)
+        check_a_key_restarts(sim)
 
 
 @pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
@@ -140,9 +154,8 @@ def test_an_error_with_no_room_left_for_the_crash_screen_reaches_main_py_as_itse
     # The App's crash screen needs a log line and the menus' code; when the heap has no room for them the
     # error goes on to main.py's crash screen, which runs with the App's heap given back. It used to be a
     # MemoryError from inside App.fail that got there, and error.log never said where the trouble was.
-    broken = tmp_path / "broken_main.py"
-    main = Path(hw.__file__).resolve().parent.parent / "main.py"
-    broken.write_text(
+    broken = main_with(
+        tmp_path,
         "import ui.app\n"
         "import ui.store\n"
         "logged = []\n"
@@ -155,38 +168,32 @@ def test_an_error_with_no_room_left_for_the_crash_screen_reaches_main_py_as_itse
         "def lost(app):\n"
         "    raise RuntimeError('the search lost its way')\n"
         "ui.store.Store.append_log = append_log\n"
-        "ui.app.App.loop_once = lost\n" + main.read_text()
+        "ui.app.App.loop_once = lost\n",
     )
     with SimulatedDevice(BOARD, app=broken, interpreter=interpreter) as sim:
         sim.power_on()
         sim.run_for(500)
-        log = sim.flash_files()["%s/error.log" % hw.STORAGE_ROOT].decode()
+        log = error_log(sim)
         assert log.endswith("RuntimeError: the search lost its way\n") and "in lost" in log, log
-        sim.tap("b")
-        sim.run_for(200)
-        assert sim.resets == 1
+        check_a_key_restarts(sim)
 
 
 def test_a_player_that_cannot_start_is_shown_on_the_screen_not_left_at_the_console(tmp_path):
     # main.py prepares the player before it opens the display; a failure there (a damaged weight file,
     # say) must still reach the crash screen and error.log once the display is open.
-    broken = tmp_path / "broken_main.py"
-    main = Path(hw.__file__).resolve().parent.parent / "main.py"
-    broken.write_text(
+    broken = main_with(
+        tmp_path,
         "import player\n"
         "def damaged(variant):\n"
         "    raise ValueError('eval8.bin is not a version 1 evaluation file')\n"
-        "player.prepare = damaged\n" + main.read_text()
+        "player.prepare = damaged\n",
     )
     with SimulatedDevice(BOARD, app=broken) as sim:
         sim.power_on()
         sim.run_for(500)
         check_reference("fatal_player", rows(sim), tmp_path)
-        log = sim.flash_files()["%s/error.log" % hw.STORAGE_ROOT].decode()
-        assert "ValueError: eval8.bin is not a version 1 evaluation file" in log
-        sim.tap("b")
-        sim.run_for(200)
-        assert sim.resets == 1
+        assert "ValueError: eval8.bin is not a version 1 evaluation file" in error_log(sim)
+        check_a_key_restarts(sim)
 
 
 @pytest.mark.parametrize("step", [1, 2])
