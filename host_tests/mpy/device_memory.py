@@ -27,13 +27,16 @@ What is not the Pico's (the board, in this heap; its cost is printed):
 - the stand-in modules (machine, simclock), this driver and the GPIO models
   of the buttons: built into the Pico's firmware or absent there; measured
   before main.py starts (harness_live);
-- the flash: a dict of bytes here, LittleFS outside the heap on the Pico
-  (flash_bytes, measured at the end by dropping it; the files only grow
-  during a game, so this bounds their share of any earlier peak);
 - the bus: bytes the display driver sends are counted and dropped (the
   simulator decodes them in another process). A frame goes out with one
   writeto of the driver's own buffer, which neither the stand-in nor the
   rp2 port copies.
+
+The flash is the interpreter's own filesystem under `root` (the WASI build
+mounts it writable), so its files stay out of this heap as LittleFS keeps
+them out of the Pico's; the saved files are removed before power-up, so
+every run starts with no game to resume. (LittleFS also takes a 1 KB cache
+in the heap for each open file, which these files do not.)
 
 Printed: one line per move (the live heap after it), a line per game
     game N result ... moves M live L
@@ -46,19 +49,17 @@ L growing from game to game), then
     harness_live the stand-ins and this driver before main.py starts
     standin_gpio_bytes  the stand-in's GPIO models at the end (those of the
                  buttons are in harness_live)
-    flash_bytes  as above
     peak_alloc   the largest gc.mem_alloc() seen at any clock read
     peak_live    the largest heap in use after a collection: at every 8th
                  clock read (each poll of the search reads the clock once)
                  and after every move
     heap_total   gc.mem_alloc() + gc.mem_free()
-A MemoryError the App catches is written to its error.log, printed at once
-here; the human stops at the crash screen ("stopped: ..."), and no result
-line follows.
+A MemoryError the App catches is written to its error.log, printed at the
+end; the human stops at the crash screen ("stopped: ..."), and the games
+line counts only the games finished.
 """
 
 import gc
-import io
 import json
 import os
 import sys
@@ -70,6 +71,7 @@ TAP_MS = 80
 GAP_MS = 120
 LOOK_MS = 10  # the human looks at the device every 10 ms of virtual time
 RESULT_MS = 500
+SAVED_FILES = "data"  # hw.STORAGE_ROOT
 GIVE_UP_MS = 10 * 60 * 1000  # a game (of `games`) takes about a minute of virtual time; main.py's crash screen waits forever
 SAMPLE_EVERY = 8
 
@@ -110,68 +112,6 @@ class SampledClock(simclock.VirtualClock):
             simclock.VirtualClock.sleep_ms(self, ms)
         finally:
             self.resting = False
-
-
-class RamFile(io.IOBase):  # an IOBase, so that json.dump writes to it as to a file
-    """A file being written: its bytes become the flash's at close (on the Pico LittleFS holds them outside the
-    heap, with a 1 KB cache per open file inside it)."""
-
-    def __init__(self, flash, path):
-        self._flash = flash
-        self._path = path
-        self._buffer = io.BytesIO()
-
-    def write(self, data):
-        return self._buffer.write(data)
-
-    def close(self):
-        if self._buffer is not None:
-            data = self._flash.files[self._path] = self._buffer.getvalue()
-            self._buffer = None
-            if self._path.startswith("data/error.log"):  # at once: the App's log keeps only the last errors
-                print("error.log written:", data.decode())
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.close()
-        return False
-
-
-class RamFlash:
-    """open/rename/remove/listdir/mkdir for hw.storage (standins/simflash.py's interface), held in this heap."""
-
-    def __init__(self):
-        self.files = {}
-        self.dirs = [""]
-
-    def _missing(self, path):
-        if path not in self.files:
-            raise OSError(2)  # ENOENT
-
-    def open(self, path, mode="r"):
-        if "w" in mode:
-            return RamFile(self, path)
-        self._missing(path)
-        return io.BytesIO(self.files[path])
-
-    def rename(self, old, new):
-        self._missing(old)
-        self.files[new] = self.files.pop(old)
-
-    def remove(self, path):
-        self._missing(path)
-        del self.files[path]
-
-    def mkdir(self, path):
-        if path in self.dirs:
-            raise OSError(17)  # EEXIST
-        self.dirs.append(path)
-
-    def listdir(self, path):
-        prefix = path + "/"
-        return [name[len(prefix):] for name in self.files if name.startswith(prefix)]
 
 
 class Human:
@@ -342,9 +282,10 @@ class Human:
 class Board:
     """What standins/machine.py asks of a board: the display acknowledging on its bus, the human's buttons."""
 
-    def __init__(self, clock, files, i2c_display):
+    files = None  # hw.storage then uses the interpreter's own open() and os, as on the Pico
+
+    def __init__(self, clock, i2c_display):
         self.clock = clock
-        self.files = files
         self.i2c_display = i2c_display  # (scl, sda, address), or None on SPI
         self.bus_bytes = 0
 
@@ -394,13 +335,31 @@ def bytes_held_by(holder, attribute, empty):
     return before - gc.mem_alloc()
 
 
+def clear_saved_files():
+    try:
+        names = os.listdir(SAVED_FILES)
+    except OSError:  # no directory yet: the firmware makes it
+        return
+    for name in names:
+        os.remove(SAVED_FILES + "/" + name)
+
+
+def print_error_log():
+    try:
+        with open(SAVED_FILES + "/error.log") as log:
+            print("error.log:", log.read())
+    except OSError:  # no error was logged
+        pass
+
+
 def main(level, root, games=1):
     os.chdir(root)
+    clear_saved_files()
     i2c_display, buttons = wiring("board.json")
     human = Human(level, buttons, games)
     clock = SampledClock(0, 1, sync=human.sync)
     human.clock = clock
-    board = Board(clock, RamFlash(), i2c_display)
+    board = Board(clock, i2c_display)
     machine.attach(board)
     for gpio, _, released in buttons.values():
         machine.set_external(gpio, released)
@@ -429,7 +388,7 @@ def main(level, root, games=1):
             print("stopped:", finished)
     # The firmware's objects went with main.py's frames; the stand-ins' state is still held.
     gpio_bytes = bytes_held_by(machine, "_gpios", {})
-    flash_bytes = bytes_held_by(board.files, "files", {})
+    print_error_log()
     print("result", human.result)
     print("games", human.games_played)
     print("moves", human.moves)
@@ -437,7 +396,6 @@ def main(level, root, games=1):
     print("bus_bytes", board.bus_bytes)
     print("harness_live", harness_live)
     print("standin_gpio_bytes", gpio_bytes)
-    print("flash_bytes", flash_bytes)
     print("peak_alloc", PEAKS[0])
     print("peak_live", PEAKS[1])
     print("heap_total", gc.mem_alloc() + gc.mem_free())
