@@ -132,21 +132,28 @@ def check_a_key_restarts(sim):
     assert sim.resets == 1
 
 
+def check_crash_screen(tmp_path, patch, reference, logged):
+    """main.py with `patch` run first powers up to main.py's crash screen (`reference`), logs `logged`, and
+    a key restarts the device."""
+    with SimulatedDevice(BOARD, app=main_with(tmp_path, patch)) as sim:
+        sim.power_on()
+        sim.run_for(500)
+        check_reference(reference, rows(sim), tmp_path)
+        assert logged in error_log(sim)
+        check_a_key_restarts(sim)
+
+
 def test_a_crash_outside_the_app_is_shown_logged_and_restarts(tmp_path):
-    broken = main_with(
+    check_crash_screen(
         tmp_path,
         "import ui.app\n"
         "class Broken(ui.app.App):\n"
         "    def __init__(self, *args):\n"
         "        raise MemoryError('memory allocation failed, allocating 8192 bytes')\n"
         "ui.app.App = Broken\n",
+        "fatal",
+        "MemoryError: memory allocation failed",
     )
-    with SimulatedDevice(BOARD, app=broken) as sim:
-        sim.power_on()
-        sim.run_for(500)
-        check_reference("fatal", rows(sim), tmp_path)
-        assert "MemoryError: memory allocation failed" in error_log(sim)
-        check_a_key_restarts(sim)
 
 
 @pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
@@ -181,19 +188,15 @@ def test_an_error_with_no_room_left_for_the_crash_screen_reaches_main_py_as_itse
 def test_a_player_that_cannot_start_is_shown_on_the_screen_not_left_at_the_console(tmp_path):
     # main.py prepares the player before it opens the display; a failure there (a damaged weight file,
     # say) must still reach the crash screen and error.log once the display is open.
-    broken = main_with(
+    check_crash_screen(
         tmp_path,
         "import player\n"
         "def damaged(variant):\n"
         "    raise ValueError('eval8.bin is not a version 1 evaluation file')\n"
         "player.prepare = damaged\n",
+        "fatal_player",
+        "ValueError: eval8.bin is not a version 1 evaluation file",
     )
-    with SimulatedDevice(BOARD, app=broken) as sim:
-        sim.power_on()
-        sim.run_for(500)
-        check_reference("fatal_player", rows(sim), tmp_path)
-        assert "ValueError: eval8.bin is not a version 1 evaluation file" in error_log(sim)
-        check_a_key_restarts(sim)
 
 
 @pytest.mark.parametrize("step", [1, 2])
