@@ -101,8 +101,8 @@ def test_top_level_game_through_the_ui_fits_192k_on_the_32_bit_build(bytecode_fi
 # ----- the device's own path: main.py, hw.boot() and the real drivers on the simulator's stand-in machine -----
 
 DEVICE_BOARD = "pico_breadboard_i2c"
-# The issue's budget, with the stand-ins' ~20 KB in the same heap as the firmware: games pass down to
-# 184K and end with MemoryError at 176K (docs/DEVICE_SPEED.md, "Memory").
+# The issue's budget, with the stand-ins' ~18 KB in the same heap as the firmware: a game passes down to
+# 184K and ends with MemoryError at 176K (docs/DEVICE_SPEED.md, "Memory").
 DEVICE_HEAP = "192K"
 
 

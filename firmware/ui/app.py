@@ -290,11 +290,7 @@ class App:
         if self.failures > 3:  # the crash screen itself keeps failing: let main.py deal with it
             raise error
         try:
-            text = traceback_text(error)
-        except MemoryError:  # a full heap has no room for the traceback: keep at least what happened
-            text = repr(error)
-        try:
-            self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), text))
+            self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), traceback_text(error)))
             from ui.screens import ErrorScreen
 
             screen = ErrorScreen(self, error)
@@ -312,15 +308,19 @@ class App:
 
 
 def traceback_text(error):
-    """The error with its traceback, as MicroPython or CPython prints it."""
+    """The error with its traceback, as MicroPython or CPython prints it; in a heap too full for the
+    traceback, at least what happened (App.fail and main.py's crash screen log it either way)."""
     import io
     import sys
 
-    stream = io.StringIO()
-    if hasattr(sys, "print_exception"):
-        sys.print_exception(error, stream)
-    else:
-        import traceback
+    try:
+        stream = io.StringIO()
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(error, stream)
+        else:
+            import traceback
 
-        traceback.print_exception(type(error), error, error.__traceback__, file=stream)
-    return stream.getvalue()
+            traceback.print_exception(type(error), error, error.__traceback__, file=stream)
+        return stream.getvalue()
+    except MemoryError:
+        return repr(error)
