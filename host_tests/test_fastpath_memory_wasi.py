@@ -2,10 +2,10 @@
 
 The published build's collector misses the roots held in WebAssembly locals
 (tools/micropython_runner.py, module docstring). tools/wasi_memory.py
-measures anyway, in two regimes: "spilled" repairs the collector with
-binaryen's --spill-pointers pass and runs at the device's heap size with
-automatic collection on; "safe-points" keeps the published build and collects
-only between moves. Either is trusted because the game it plays, under heavy
+measures in two regimes: "spilled", the build micropython_runner runs, whose
+collector binaryen's --spill-pointers pass repaired, at the device's heap size
+with automatic collection on; "safe-points" keeps the published build and
+collects only between moves. Either is trusted because the game it plays, under heavy
 collection, is move for move the game CPython plays (the clock is frozen, so
 only the node limit ends a search). The node limit is cut to keep the tests
 short; `tools/wasi_memory.py --heap 192K` plays with 1500 nodes a move, and
@@ -25,6 +25,7 @@ NODE_LIMIT = 200
 # the published build frees the running frame and reuses it.
 COLLECTION_IN_A_HEAP_FRAME = """
 import gc
+gc.disable()
 def heap_frame(n):
     a = b = c = d = e = f = g = h = i = j = k = l = m = o = p = 0
     kept = [[7, x] for x in range(n)]
@@ -43,14 +44,6 @@ def bytecode_firmware(tmp_path_factory):
     return wasi_memory.compile_firmware(tmp_path_factory.mktemp("firmware_bytecode"))
 
 
-@pytest.fixture(scope="module")
-def spilled_module():
-    try:
-        return wasi_memory.spilled_module()
-    except wasi_memory.WasiMemoryError as error:
-        pytest.skip(str(error))
-
-
 def moves(output):
     return [line for line in output.split("\n") if line.startswith(("move ", "result "))]
 
@@ -63,18 +56,18 @@ def cpython_game(monkeypatch, level, node_limit):
     return moves("\n".join(fastpath_memory_wasi.game(level, node_limit, 0)))
 
 
-def test_the_published_build_frees_a_running_heap_frame_and_the_spilled_one_keeps_it(spilled_module):
+def test_the_published_build_frees_a_running_heap_frame_and_the_one_run_here_keeps_it():
     try:
-        published = micropython_runner.run_wasm(COLLECTION_IN_A_HEAP_FRAME, heap="1M")
+        published = micropython_runner.run_wasm(COLLECTION_IN_A_HEAP_FRAME, heap="1M",
+                                                module=micropython_runner.published_module())
     except micropython_runner.MicroPythonError as error:
         published = str(error)
     assert "kept" not in published
-    spilled = micropython_runner.run_wasm(COLLECTION_IN_A_HEAP_FRAME, heap="1M", module=spilled_module)
-    assert spilled.strip() == "kept"
+    assert micropython_runner.run_wasm(COLLECTION_IN_A_HEAP_FRAME, heap="1M").strip() == "kept"
 
 
 @pytest.mark.parametrize("heap", ["192K", "112K"])
-def test_top_level_game_fits_on_the_32_bit_build(monkeypatch, bytecode_firmware, spilled_module, heap):
+def test_top_level_game_fits_on_the_32_bit_build(monkeypatch, bytecode_firmware, heap):
     """Engine and player alone need 104K on this build today (88 KB live); the test keeps a margin."""
     output = wasi_memory.run_game("spilled", heap, bytecode_firmware, node_limit=NODE_LIMIT)
     assert moves(output) == cpython_game(monkeypatch, 8, NODE_LIMIT)
@@ -90,7 +83,7 @@ def test_collections_between_moves_are_safe_on_the_published_build(monkeypatch, 
     assert figures["peak_live"] < 100 * 1024 < figures["peak_garbage"], figures
 
 
-def test_top_level_game_through_the_ui_fits_192k_on_the_32_bit_build(bytecode_firmware, spilled_module):
+def test_top_level_game_through_the_ui_fits_192k_on_the_32_bit_build(bytecode_firmware):
     """The issue's budget with the UI (human against level 8, the level's own budget): 137 KB live today."""
     output = wasi_memory.run_game("spilled", "192K", bytecode_firmware, ui=True)
     assert "result Result(" in output, output[-2000:]
@@ -121,7 +114,7 @@ def game_end_heaps(output):
     return [int(line.split()[-1]) for line in output.split("\n") if line.startswith("game ")]
 
 
-def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device_flash, spilled_module):
+def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device_flash):
     """main.py as the Pico runs it: hw.boot() opens the SSD1306 driver, Buttons, Sound and Storage on the
     stand-in machine, and a scripted human plays the first legal move by pressing the pins against level 8
     (host_tests/mpy/device_memory.py), three games without switching off: the second by Play again, the

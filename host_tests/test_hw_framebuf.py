@@ -117,7 +117,7 @@ def _run_here(source):
 def test_stand_in_matches_micropython(micropython):
     cases, sizes = _cases(seed=22, count=28 if micropython.interpreter == "unix" else 14)
     source = _program(cases, sizes)
-    expected = micropython(source, heap="4M" if micropython.interpreter == "unix" else None).splitlines()
+    expected = micropython(source, heap="4M").splitlines()
     assert _run_here(source) == expected
 
 

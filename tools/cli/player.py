@@ -353,8 +353,7 @@ def run_speed_script(interpreter, code):
     import micropython_runner
 
     try:
-        # the WASI build allocates every bitboard (31-bit small ints) and collects only between solves
-        return micropython_runner.run(interpreter, code, timeout=3600, heap="2000M" if interpreter == "wasm" else None)
+        return micropython_runner.run(interpreter, code, timeout=3600)
     except micropython_runner.MicroPythonError as error:
         raise CommandError(str(error))
 
