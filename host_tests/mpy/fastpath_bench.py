@@ -249,8 +249,8 @@ def main():
     if VIPER:
         perft_figures("viper", make_kernel(geometry(8), 8), 8)
         one_function_perft(9)
-    # The WASI build runs with collection off (its collector is broken): every
-    # big integer it makes stays, so its workloads are kept small (and its heap big).
+    # On the WASI build every 64-bit mask is a heap big integer, ten times slower:
+    # its workloads are kept small.
     search_figures("plain", Kernel(geometry(8), 60), 300 if WASM else 4000)
     if VIPER:
         search_figures("viper", make_kernel(geometry(8), 60))

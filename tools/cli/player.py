@@ -378,7 +378,7 @@ def run_player_bench(args):
             elif parts[0] == "search":
                 nodes, ms = int(parts[1]), int(parts[2])
                 print("search: %d nodes in %d ms = %.0f nodes/s" % (nodes, ms, 1000.0 * nodes / max(ms, 1)))
-        # Each solve in a fresh interpreter: the WASI build never collects garbage (micropython_runner).
+        # Each solve in a fresh interpreter, so each starts with an empty table as on a device just switched on.
         for kind in ("plain", "viper") if interpreter == "unix" else ("plain",):
             within = {3: 0, 10: 0}  # largest size so far with it and every smaller one inside the time
             failed = set()
@@ -388,7 +388,7 @@ def run_player_bench(args):
                 except CommandError as error:
                     if "MemoryError" not in str(error):
                         raise
-                    print("solve %-5s %2d empties: out of heap (the WASI build never collects garbage)" % (kind, empties))
+                    print("solve %-5s %2d empties: out of heap" % (kind, empties))
                     break
                 solved = [p for p in parts if p[0] == "solve"]
                 if not solved:
