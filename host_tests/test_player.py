@@ -403,7 +403,8 @@ def test_book_gives_variety_to_weak_levels():
 def test_weight_files_load(size, anti):
     evaluator = PatternEvaluator(size, anti)
     assert evaluator.source.endswith(weights_file(size, anti))
-    assert [len(table) for table in evaluator.edge_buffers] == [3 ** (6 if size == 6 else 8)] * 2
+    # one entry per edge pattern number: E * (E + 1) // 2 for halves below E = 3**3 or 3**4
+    assert [len(table) for table in evaluator.edge_buffers] == [378 if size == 6 else 3321] * 2
     assert len(evaluator.weights) == FEATURE_BUCKETS * WEIGHTS_PER_BUCKET
 
 
@@ -430,22 +431,67 @@ def test_evaluation_is_the_same_for_mirror_images():
 # ----- the kernel methods the player added ---------------------------------------
 
 
-def direct_edges(player, opponent, n):
-    lines = (
+def edge_lines(n):
+    """The squares of the top row, bottom row, left column and right column, each from its lower-numbered corner."""
+    return (
         [c for c in range(n)],
         [(n - 1) * n + c for c in range(n)],
         [r * n for r in range(n)],
         [r * n + n - 1 for r in range(n)],
     )
+
+
+def direct_edge_number(digits):
+    """The pattern number of an edge read as `digits` (0 empty, 1 mover, 2 opponent; 10x10's middle two left out):
+    the base-3 values of the two halves, each read from its corner inward, smaller one `low`, larger one `high`."""
+    half = len(digits) // 2
+    near = sum(digits[i] * 3 ** i for i in range(half))
+    far = sum(digits[len(digits) - 1 - i] * 3 ** i for i in range(half))
+    low, high = sorted((near, far))
+    return high * (high + 1) // 2 + low
+
+
+def direct_edges(player, opponent, n):
     out = []
-    for line in lines:
+    for line in edge_lines(n):
         if n == 10:
             line = line[:4] + line[6:]
-        value = 0
-        for place, square in enumerate(line):
-            value += (1 if player >> square & 1 else 2 if opponent >> square & 1 else 0) * 3 ** place
-        out.append(value)
+        digits = [1 if player >> square & 1 else 2 if opponent >> square & 1 else 0 for square in line]
+        out.append(direct_edge_number(digits))
     return out
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_edge_numbers_join_mirror_images_and_number_every_pair_once(size):
+    """Every filling of the squares an edge reads, on each of the four edges: an edge and its mirror image
+    get the same number, and the mirror pairs are numbered one to one onto 0 .. E * (E + 1) // 2 - 1,
+    the evaluation's table size."""
+    rng = random.Random(size)
+    kernel = Kernel(geometry(size))
+    places = [place for place in range(size) if not (size == 10 and 4 <= place < 6)]  # 10x10: 0-3 and 6-9
+    half_values = 3 ** (len(places) // 2)
+    count = half_values * (half_values + 1) // 2
+    assert count == PatternEvaluator(size).edge_entries == (378 if size == 6 else 3321)
+    out = [0] * 4
+    for edge, line in enumerate(edge_lines(size)):
+        numbered = {}  # filling (a digit per place read) -> its number
+        for filling in range(3 ** len(places)):
+            digits = tuple(filling // 3 ** i % 3 for i in range(len(places)))
+            contents = dict(zip(places, digits))
+            if size == 10:  # the middle squares, which are not read, hold anything
+                contents[4], contents[5] = rng.randrange(3), rng.randrange(3)
+            player = sum(1 << line[place] for place, digit in contents.items() if digit == 1)
+            opponent = sum(1 << line[place] for place, digit in contents.items() if digit == 2)
+            kernel.set_root(player, opponent)
+            kernel.edge_indices(0, out)
+            assert out[edge] == direct_edge_number(digits), (size, edge, digits)
+            numbered[digits] = out[edge]
+        pairs = {}  # number -> the mirror pairs given it, each as its smaller filling
+        for digits, number in numbered.items():
+            assert numbered[digits[::-1]] == number, (size, edge, digits)
+            pairs.setdefault(number, set()).add(min(digits, digits[::-1]))
+        assert sorted(pairs) == list(range(count)), (size, edge)
+        assert all(len(given) == 1 for given in pairs.values()), (size, edge)
 
 
 def neighbours_count(player, opponent, n, playable):

@@ -17,8 +17,9 @@ How (docs/PLAYER.md, "Evaluation"):
    (player.evaluation.PatternEvaluator): per phase bucket, the feature
    weights are solved exactly (small normal equations) and the edge tables
    are fitted by regularised averaging of the residuals (edge configurations
-   seen rarely stay near 0), alternating a few rounds. Mirror-image edges
-   share one value, so the table is symmetric.
+   seen rarely stay near 0), alternating a few rounds. An edge and its
+   mirror image have one pattern number (Kernel.edge_indices), so they share
+   one value and the tables hold each pattern once.
 4. The weights are rounded to the stored units (1/256 disc for features,
    1/8 disc for edges, stored + 128 in a byte) and written with a header the
    firmware checks.
@@ -40,6 +41,7 @@ sys.path[:0] = [str(REPO / "firmware")]
 
 from othello.board import Board  # noqa: E402
 from othello.kernel import Kernel  # noqa: E402
+from othello.kernel_tables import edge_number_count  # noqa: E402
 from othello.variant import Variant  # noqa: E402
 from player.evaluation import (  # noqa: E402
     EDGE_BUCKETS,
@@ -119,26 +121,12 @@ def self_play(size, anti, games, nodes, seed, weights_path, workers):
 # ----- fitting ----------------------------------------------------------------------
 
 
-def mirror_index(index, length):
-    """The edge number read from the other end."""
-    digits = []
-    for _ in range(length):
-        digits.append(index % 3)
-        index //= 3
-    value = 0
-    for digit in digits:
-        value = value * 3 + digit
-    return value
-
-
 def extract(samples, size):
-    """Per sample: (feature bucket, edge bucket, 8 feature values, 4 canonical edge numbers, label)."""
+    """Per sample: (feature bucket, edge bucket, 8 feature values, 4 edge pattern numbers, label)."""
     kernel = Kernel(Board(Variant(size=size)).geometry)
     squares = size * size
     feature_phase = phase_table(squares, FEATURE_BUCKETS)
     edge_phase = phase_table(squares, EDGE_BUCKETS)
-    length = edge_length(size)
-    canonical = [min(i, mirror_index(i, length)) for i in range(3 ** length)]
     out = [0] * FEATURE_COUNT
     rows = []
     for player, opponent, label in samples:
@@ -146,9 +134,9 @@ def extract(samples, size):
         kernel.features(0, out)
         empties = out[6]
         values = (out[0], out[1], out[2], out[3], out[4], out[5], empties & 1, 1)
-        edges = (canonical[out[7]], canonical[out[8]], canonical[out[9]], canonical[out[10]])
+        edges = (out[7], out[8], out[9], out[10])
         rows.append((feature_phase[empties], edge_phase[empties], values, edges, label))
-    return rows, canonical
+    return rows
 
 
 def solve_linear(matrix, vector):
@@ -220,8 +208,8 @@ def fit(rows, entries, rounds=12, ridge=2.0, edge_ridge=6.0):
     return weights, edges
 
 
-def write_weights(path, size, weights, edges, canonical):
-    entries = len(canonical)
+def write_weights(path, size, weights, edges):
+    entries = edge_number_count(size)
     header = MAGIC + bytes((VERSION, edge_length(size), FEATURE_BUCKETS, WEIGHTS_PER_BUCKET)) + struct.pack("<I", entries)
     header += bytes(HEADER_SIZE - len(header))
     feature_words = []
@@ -231,7 +219,7 @@ def write_weights(path, size, weights, edges, canonical):
     edge_bytes = bytearray()
     for table in edges:
         for index in range(entries):
-            value = int(round(table[canonical[index]] * 8))
+            value = int(round(table[index] * 8))
             edge_bytes.append(max(-127, min(127, value)) + EDGE_OFFSET)
     data = header + struct.pack("<%dh" % len(feature_words), *feature_words) + bytes(edge_bytes)
     tmp = Path(str(path) + ".tmp")
@@ -249,9 +237,9 @@ def train(size, anti, games, nodes, generations, seed, workers, output_dir):
     weights_path = None
     for generation in range(generations):
         samples.extend(self_play(size, anti, games, nodes, seed + generation, weights_path, workers))
-        rows, canonical = extract(samples, size)
-        weights, edges = fit(rows, len(canonical))
-        written = write_weights(output, size, weights, edges, canonical)
+        rows = extract(samples, size)
+        weights, edges = fit(rows, edge_number_count(size))
+        written = write_weights(output, size, weights, edges)
         weights_path = str(output)
         print("  wrote %s (%d bytes) from %d positions" % (output, written, len(rows)), file=sys.stderr)
     check = PatternEvaluator(size, anti, path=str(output))

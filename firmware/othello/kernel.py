@@ -20,7 +20,7 @@ device fast path with the same methods and results, and
 
 
 from othello.compat import bit_index, popcount
-from othello.kernel_tables import FINAL_MULTIPLIER, HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_code_table
+from othello.kernel_tables import FINAL_MULTIPLIER, HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_half_table
 
 
 class Kernel:
@@ -49,7 +49,8 @@ class Kernel:
         self._not_column_a = geometry.full ^ column_a
         self._not_last_column = geometry.full ^ (column_a << (n - 1))
         self._column_folds = column_folds(n)
-        self._edge_code = edge_code_table(n)
+        self._edge_halves = edge_half_table(n)
+        self._far_half = 1 << n  # where edge_halves' far-half entries start
         last = n * n - 1
         self._corner_x = (
             (1, 1 << (n + 1)),
@@ -157,22 +158,27 @@ class Kernel:
     def edge_indices(self, ply, out):
         """Write the four edges' pattern numbers into out[0..3]: top row, bottom row, left column, right column.
 
-        An edge's squares are read from its lower-numbered corner; a square
-        counts 0 empty, 1 the mover's, 2 the opponent's, times 3 to the power
-        of its place: a base-3 number below 3**8. On 10x10 only the four
-        squares at each end count (places 0-3 and 4-7), so the numbers keep
-        the range of the 8x8 board; on 6x6 they stay below 3**6.
+        A square counts 0 empty, 1 the mover's, 2 the opponent's. An edge's
+        squares are split into two halves (kernel_tables.edge_half_table), each
+        a base-3 number below E = 3**4 read from its corner inward (3**3 on
+        6x6; on 10x10 only the four squares at each end count, so the numbers
+        keep the range of the 8x8 board). Mirroring the edge swaps the halves,
+        so with high and low the larger and the smaller half the number
+        high * (high + 1) // 2 + low is the same for an edge and its mirror
+        image and tells every other pair apart: the evaluation's tables hold
+        each pattern once, E * (E + 1) // 2 entries (3321 on 8x8, 378 on 6x6).
         """
         player = self.players[ply]
         opponent = self.opponents[ply]
-        code = self._edge_code
+        halves = self._edge_halves
+        far = self._far_half
         row = self._row_mask
         bottom = self._bottom_shift
         right = self._n - 1
-        out[0] = code[player & row] + 2 * code[opponent & row]
-        out[1] = code[player >> bottom] + 2 * code[opponent >> bottom]
-        out[2] = code[self._column(player)] + 2 * code[self._column(opponent)]
-        out[3] = code[self._column(player >> right)] + 2 * code[self._column(opponent >> right)]
+        out[0] = _edge_number(halves, far, player & row, opponent & row)
+        out[1] = _edge_number(halves, far, player >> bottom, opponent >> bottom)
+        out[2] = _edge_number(halves, far, self._column(player), self._column(opponent))
+        out[3] = _edge_number(halves, far, self._column(player >> right), self._column(opponent >> right))
 
     def _column(self, x):
         """Column a of `x` as a row-sized number (square a1 in bit 0), gathered by right shifts only."""
@@ -233,6 +239,19 @@ class Kernel:
         out[8] = self._edges[1]
         out[9] = self._edges[2]
         out[10] = self._edges[3]
+
+
+def _edge_number(halves, far, mine, theirs):
+    """The pattern number of an edge holding the mover's discs `mine` and the opponent's `theirs` (bit i = place i).
+
+    halves is edge_half_table(size), whose far halves start at `far`. A function
+    of the module, not a method: MicroPython calls it faster.
+    """
+    high = halves[mine] + 2 * halves[theirs]  # the near half, until the swap below
+    low = halves[far + mine] + 2 * halves[far + theirs]  # the far half
+    if high < low:
+        high, low = low, high
+    return high * (high + 1) // 2 + low
 
 
 def _fold_words(mask, multipliers, first, words):

@@ -41,7 +41,7 @@ if sys.implementation.name != "micropython":
 import micropython  # noqa: E402
 from micropython import const  # noqa: E402
 
-from othello.kernel_tables import HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_code_table  # noqa: E402
+from othello.kernel_tables import HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_half_table  # noqa: E402
 
 SIZE = 8
 WORD = 0xFFFFFFFF
@@ -291,34 +291,43 @@ def _mix(pos: ptr32, at: int, multipliers: int, geo: ptr32) -> int:
 
 
 @micropython.viper
-def _edges(pos: ptr32, at: int, codes: ptr16, out: ptr32):
-    """Kernel.edge_indices into out[0..3]: codes is edge_code_table(8)."""
+def _edges(pos: ptr32, at: int, halves: ptr8, out: ptr32):
+    """Kernel.edge_indices into out[0..3]: halves is edge_half_table(8), far halves from 256 on."""
     pl = uint(pos[at])
     ph = uint(pos[at + 1])
     ol = uint(pos[at + 2])
     oh = uint(pos[at + 3])
-    out[0] = codes[pl & 0xFF] + 2 * codes[ol & 0xFF]
-    out[1] = codes[ph >> 24] + 2 * codes[oh >> 24]
-    side = 0
-    while side < 2:
-        # column a (side 0) or h (side 1) of each word, rows gathered by right shifts
-        s = side * 7
-        x = (pl >> s) & 0x01010101
-        x |= x >> 7
-        x |= x >> 14
-        y = (ph >> s) & 0x01010101
-        y |= y >> 7
-        y |= y >> 14
-        mine = (x & 0xF) | ((y & 0xF) << 4)
-        x = (ol >> s) & 0x01010101
-        x |= x >> 7
-        x |= x >> 14
-        y = (oh >> s) & 0x01010101
-        y |= y >> 7
-        y |= y >> 14
-        theirs = (x & 0xF) | ((y & 0xF) << 4)
-        out[2 + side] = codes[mine] + 2 * codes[theirs]
-        side += 1
+    edge = 0
+    while edge < 4:
+        if edge == 0:
+            mine = pl & 0xFF
+            theirs = ol & 0xFF
+        elif edge == 1:
+            mine = ph >> 24
+            theirs = oh >> 24
+        else:
+            # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
+            s = (edge - 2) * 7
+            x = (pl >> s) & 0x01010101
+            x |= x >> 7
+            x |= x >> 14
+            y = (ph >> s) & 0x01010101
+            y |= y >> 7
+            y |= y >> 14
+            mine = (x & 0xF) | ((y & 0xF) << 4)
+            x = (ol >> s) & 0x01010101
+            x |= x >> 7
+            x |= x >> 14
+            y = (oh >> s) & 0x01010101
+            y |= y >> 7
+            y |= y >> 14
+            theirs = (x & 0xF) | ((y & 0xF) << 4)
+        high = halves[mine] + 2 * halves[theirs]  # the near half, until the swap below
+        low = halves[256 + mine] + 2 * halves[256 + theirs]  # the far half
+        if high < low:
+            high, low = low, high
+        out[edge] = ((high * (high + 1)) >> 1) + low
+        edge += 1
 
 
 class ViperKernel:
@@ -334,7 +343,7 @@ class ViperKernel:
         self._pos = array("I", bytes(16 * (max_ply + 2)))
         self._geo = geometry_table(geometry.blocked)
         self._de_bruijn = DE_BRUIJN
-        self._edge_code = edge_code_table(SIZE)
+        self._edge_halves = edge_half_table(SIZE)
         self._scratch = array("I", bytes(16))  # empties() and edge_indices() work here
 
     def set_root(self, player, opponent):
@@ -580,7 +589,7 @@ class ViperKernel:
     def edge_indices(self, ply, out):
         """Write the four edges' pattern numbers into out[0..3] (see Kernel.edge_indices)."""
         scratch = self._scratch
-        _edges(self._pos, ply << 2, self._edge_code, scratch)
+        _edges(self._pos, ply << 2, self._edge_halves, scratch)
         out[0] = scratch[0]
         out[1] = scratch[1]
         out[2] = scratch[2]
@@ -651,7 +660,7 @@ class ViperKernel:
         n = int(((fl * 0x01010101) & full) >> 24)
         out[6] = n - mine - theirs
         scratch = self._scratch
-        _edges(pos, at, self._edge_code, scratch)
+        _edges(pos, at, self._edge_halves, scratch)
         s = ptr32(scratch)
         out[7] = int(s[0])
         out[8] = int(s[1])

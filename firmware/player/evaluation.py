@@ -12,17 +12,20 @@ reports, with one set of weights for each phase of the game:
           + w_parity * (1 if the side to move gets the last move) + w_bias
           + edge[top] + edge[bottom] + edge[left] + edge[right]
 
-The edge tables give a value to each of the 3**8 (3**6 on 6x6) ways an edge
-can be filled, which covers corners, C-squares, wedges and edge stability.
+The edge tables give a value to each way an edge can be filled, which
+covers corners, C-squares, wedges and edge stability. An edge and its mirror
+image are worth the same, so a table holds one byte per pattern number of
+Kernel.edge_indices, which gives both the same number: 3321 entries for the
+3**8 fillings of 8 squares, 378 for the 3**6 of 6 on 6x6.
 The weights are fitted by tools/train_evaluation.py from self-play games and
 shipped as eval*.bin files next to this module (docs/PLAYER.md: how to
 rebuild them); they are read with readinto straight into their arrays, so
 loading makes no temporary copy. The four 8x8 edge tables (one per phase,
-6.5 KB each) are not all held: two buffers hold the phases in use and a
+3.3 KB each) are not all held: two buffers hold the phases in use and a
 table is read from the file when the game reaches its phase. On 8x8 a phase
 spans at least 15 empty squares, more than a search looks ahead, so a
 search touches at most two neighbouring phases and a game reads each table
-about once. That leaves 13 KB more heap for the rest of a game. Without a
+about once. That leaves 6.5 KB more heap for the rest of a game. Without a
 file the hand-set DEFAULT_WEIGHTS below are used (and no edge tables).
 
 Which file serves which board: 6x6 boards read eval6*.bin (edges of 6
@@ -36,18 +39,20 @@ bad), used by the weaker levels and the positional baseline player.
 
 from array import array
 
+from othello.kernel_tables import edge_number_count
+
 DISC = 16  # evaluation units per disc
 WEIGHT_SHIFT = 4  # feature weights are stored in 1/256 disc: >> 4 gives 1/16
 EDGE_SCALE = 32  # edge table entries are in 1/8 disc: * 32 gives 1/256
 EDGE_OFFSET = 128  # ... stored as value + 128 in one unsigned byte (a bytearray needs no conversion)
 
 FEATURE_BUCKETS = 8  # phases for the feature weights
-EDGE_BUCKETS = 4  # phases for the edge tables (they cost 3**8 bytes each)
+EDGE_BUCKETS = 4  # phases for the edge tables (they cost 3321 bytes each on 8x8)
 WEIGHTS_PER_BUCKET = 8  # mobility, opp. mobility, potential, opp. potential, x-squares, discs, parity, bias
 FEATURE_COUNT = 11  # what Kernel.features() writes
 
 MAGIC = b"OTEV"
-VERSION = 2
+VERSION = 3  # edge tables of one entry per pattern number (version 2 had one per filling: 3**8 on 8x8)
 HEADER_SIZE = 16  # magic, version, edge length, buckets, weights per bucket, edge entries (u32), spare
 NO_PHASE = EDGE_BUCKETS  # what an edge buffer holds before its first read
 
@@ -87,7 +92,7 @@ class PatternEvaluator:
     def __init__(self, size, anti=False, path=None):
         self.size = size
         self.anti = bool(anti)
-        self.edge_entries = 3 ** edge_length(size)
+        self.edge_entries = edge_number_count(size)
         squares = size * size
         self.feature_phase = phase_table(squares, FEATURE_BUCKETS)
         self.edge_phase = phase_table(squares, EDGE_BUCKETS)

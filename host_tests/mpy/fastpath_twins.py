@@ -124,6 +124,29 @@ def check_shape(blocked, positions, seed):
     return checked
 
 
+def check_edge_fillings():
+    """edge_indices on every filling of each of the four edges (the rest of the board empty): 4 * 3**8 positions."""
+    g = geometry(8)
+    plain = Kernel(g, 4)
+    viper = ViperKernel(g, 4)
+    a, b = [0] * 4, [0] * 4
+    for line in (range(8), range(56, 64), range(0, 64, 8), range(7, 64, 8)):
+        for filling in range(3 ** 8):
+            player = opponent = 0
+            digits = filling
+            for square in line:
+                if digits % 3 == 1:
+                    player |= 1 << square
+                elif digits % 3 == 2:
+                    opponent |= 1 << square
+                digits //= 3
+            plain.set_root(player, opponent)
+            viper.set_root(player, opponent)
+            plain.edge_indices(0, a)
+            viper.edge_indices(0, b)
+            assert a == b, "edge_indices: plain %r, viper %r at %s" % (a, b, where(0, (player, opponent)))
+
+
 def check_methods():
     """The viper kernel has every public method of the plain one, and this test compares each of them."""
     public = [name for name in dir(Kernel) if not name.startswith("_") and callable(getattr(Kernel, name))]
@@ -135,6 +158,8 @@ def check_methods():
 
 def main(positions):
     check_methods()
+    check_edge_fillings()
+    print("edge fillings ok")
     total = 0
     for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4), (1 << 18, 5)):
         total += check_shape(blocked, positions, seed)
