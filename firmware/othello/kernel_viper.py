@@ -46,18 +46,18 @@ from othello.kernel_tables import HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_half_
 SIZE = 8
 WORD = 0xFFFFFFFF
 
-# _geo layout
-G_FULL = const(0)  # 0xFFFFFFFF
-G_M1 = const(1)  # 0x55555555, for the popcount
-G_PLAYABLE = const(2)  # lo, hi: the squares that are not the black hole
-G_NOT_A = const(4)  # 0xFEFEFEFE: where a step east may land
-G_NOT_H = const(5)  # 0x7F7F7F7F: where a step west may land
-G_INNER = const(6)  # 0x7E7E7E7E: columns b-g, where a run with an east-west part may pass
-G_LEGAL = const(7)  # lo, hi: the mask _legal() computed last
-G_HASH = const(9)  # 4 multipliers of Kernel.hash(), then 4 of Kernel.lock()
-G_LOCK = const(13)
-G_SIZE = const(17)
-FINAL_MULTIPLIER = const(0x1CC9E2D5)  # kernel_tables.FINAL_MULTIPLIER (a viper constant must be a literal)
+# _geo layout (names starting with _ are compile-time constants only: no globals, see endgame_viper)
+_G_FULL = const(0)  # 0xFFFFFFFF
+_G_M1 = const(1)  # 0x55555555, for the popcount
+_G_PLAYABLE = const(2)  # lo, hi: the squares that are not the black hole
+_G_NOT_A = const(4)  # 0xFEFEFEFE: where a step east may land
+_G_NOT_H = const(5)  # 0x7F7F7F7F: where a step west may land
+_G_INNER = const(6)  # 0x7E7E7E7E: columns b-g, where a run with an east-west part may pass
+_G_LEGAL = const(7)  # lo, hi: the mask _legal() computed last
+_G_HASH = const(9)  # 4 multipliers of Kernel.hash(), then 4 of Kernel.lock()
+_G_LOCK = const(13)
+_G_SIZE = const(17)
+_FINAL_MULTIPLIER = const(0x1CC9E2D5)  # kernel_tables.FINAL_MULTIPLIER (a viper constant must be a literal)
 
 # Index of the lowest set bit by de Bruijn multiplication (0x077CB531 fits inline).
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
@@ -70,34 +70,34 @@ def _split(mask):
 
 def geometry_table(blocked):
     """The _geo array for an 8x8 board with `blocked` squares (the black hole)."""
-    table = array("I", bytes(4 * G_SIZE))
-    table[G_FULL] = WORD
-    table[G_M1] = 0x55555555
-    table[G_PLAYABLE], table[G_PLAYABLE + 1] = _split(((1 << 64) - 1) ^ blocked)
-    table[G_NOT_A] = 0xFEFEFEFE
-    table[G_NOT_H] = 0x7F7F7F7F
-    table[G_INNER] = 0x7E7E7E7E
+    table = array("I", bytes(4 * _G_SIZE))
+    table[_G_FULL] = WORD
+    table[_G_M1] = 0x55555555
+    table[_G_PLAYABLE], table[_G_PLAYABLE + 1] = _split(((1 << 64) - 1) ^ blocked)
+    table[_G_NOT_A] = 0xFEFEFEFE
+    table[_G_NOT_H] = 0x7F7F7F7F
+    table[_G_INNER] = 0x7E7E7E7E
     for i in range(4):
-        table[G_HASH + i] = HASH_MULTIPLIERS[i]
-        table[G_LOCK + i] = LOCK_MULTIPLIERS[i]
+        table[_G_HASH + i] = HASH_MULTIPLIERS[i]
+        table[_G_LOCK + i] = LOCK_MULTIPLIERS[i]
     return table
 
 
 @micropython.viper
 def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
-    """Legal moves of the discs at pos[mine..+1] against pos[theirs..+1]: the mask goes to geo[G_LEGAL..+1], the count is returned.
+    """Legal moves of the discs at pos[mine..+1] against pos[theirs..+1]: the mask goes to geo[_G_LEGAL..+1], the count is returned.
 
     Each direction is a flood that stops as soon as no run of opponent discs
     goes on (PICO_FACTS: cheaper on the device than a fixed fill).
     """
-    full = uint(geo[G_FULL])
-    inner = uint(geo[G_INNER])
+    full = uint(geo[_G_FULL])
+    inner = uint(geo[_G_INNER])
     pl = uint(pos[mine])
     ph = uint(pos[mine + 1])
     ol = uint(pos[theirs])
     oh = uint(pos[theirs + 1])
-    el = uint(geo[G_PLAYABLE]) & ((pl | ol) ^ full)
-    eh = uint(geo[G_PLAYABLE + 1]) & ((ph | oh) ^ full)
+    el = uint(geo[_G_PLAYABLE]) & ((pl | ol) ^ full)
+    eh = uint(geo[_G_PLAYABLE + 1]) & ((ph | oh) ^ full)
     ml = uint(0)
     mh = uint(0)
     rl = ol & inner
@@ -180,9 +180,9 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
         mh |= th & eh
         tl &= rl
         th &= rh
-    geo[G_LEGAL] = ml
-    geo[G_LEGAL + 1] = mh
-    m1 = uint(geo[G_M1])
+    geo[_G_LEGAL] = ml
+    geo[_G_LEGAL + 1] = mh
+    m1 = uint(geo[_G_M1])
     n = 0
     ml = ml - ((ml >> 1) & m1)
     mh = mh - ((mh >> 1) & m1)
@@ -196,8 +196,8 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
 @micropython.viper
 def _popcount64(words: ptr32, at: int, geo: ptr32) -> int:
     """Number of bits set in the 64-bit mask words[at], words[at + 1]."""
-    full = uint(geo[G_FULL])
-    m1 = uint(geo[G_M1])
+    full = uint(geo[_G_FULL])
+    m1 = uint(geo[_G_M1])
     fl = uint(words[at])
     fh = uint(words[at + 1])
     n = 0
@@ -213,9 +213,9 @@ def _popcount64(words: ptr32, at: int, geo: ptr32) -> int:
 @micropython.viper
 def _potential(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     """Empty squares next to a disc at pos[theirs..+1] (Kernel._potential)."""
-    full = uint(geo[G_FULL])
-    not_a = uint(geo[G_NOT_A])
-    not_h = uint(geo[G_NOT_H])
+    full = uint(geo[_G_FULL])
+    not_a = uint(geo[_G_NOT_A])
+    not_h = uint(geo[_G_NOT_H])
     xl = uint(pos[theirs])
     xh = uint(pos[theirs + 1])
     east_l = xl & not_h  # discs that have a square to their east
@@ -226,9 +226,9 @@ def _potential(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
     fh = (east_h << 1) | (west_h >> 1) | (xh << 8) | (xl >> 24) | (xh >> 8)
     fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-    fl &= uint(geo[G_PLAYABLE]) & ((uint(pos[mine]) | xl) ^ full)
-    fh &= uint(geo[G_PLAYABLE + 1]) & ((uint(pos[mine + 1]) | xh) ^ full)
-    m1 = uint(geo[G_M1])
+    fl &= uint(geo[_G_PLAYABLE]) & ((uint(pos[mine]) | xl) ^ full)
+    fh &= uint(geo[_G_PLAYABLE + 1]) & ((uint(pos[mine + 1]) | xh) ^ full)
+    m1 = uint(geo[_G_M1])
     n = 0
     fl = fl - ((fl >> 1) & m1)
     fh = fh - ((fh >> 1) & m1)
@@ -242,13 +242,13 @@ def _potential(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
 @micropython.viper
 def _x_squares(pos: ptr32, at: int, geo: ptr32) -> int:
     """Kernel.x_squares: a1-b2, h1-g2 in the low word, a8-b7, h8-g7 in the high word."""
-    full = uint(geo[G_FULL])
+    full = uint(geo[_G_FULL])
     pl = uint(pos[at])
     ph = uint(pos[at + 1])
     ol = uint(pos[at + 2])
     oh = uint(pos[at + 3])
-    el = uint(geo[G_PLAYABLE]) & ((pl | ol) ^ full)
-    eh = uint(geo[G_PLAYABLE + 1]) & ((ph | oh) ^ full)
+    el = uint(geo[_G_PLAYABLE]) & ((pl | ol) ^ full)
+    eh = uint(geo[_G_PLAYABLE + 1]) & ((ph | oh) ^ full)
     count = 0
     if el & 1:  # a1, X-square b2 (bit 9)
         if pl & 0x200:
@@ -276,7 +276,7 @@ def _x_squares(pos: ptr32, at: int, geo: ptr32) -> int:
 @micropython.viper
 def _mix(pos: ptr32, at: int, multipliers: int, geo: ptr32) -> int:
     """Kernel._mix on 32-bit words: geo[multipliers..+3] are the four multipliers."""
-    full = uint(geo[G_FULL])
+    full = uint(geo[_G_FULL])
     x = uint(0)
     i = 0
     while i < 4:
@@ -285,7 +285,7 @@ def _mix(pos: ptr32, at: int, multipliers: int, geo: ptr32) -> int:
         x ^= (w * uint(geo[multipliers + i])) & full
         i += 1
     x ^= x >> 15
-    x = (x * FINAL_MULTIPLIER) & full
+    x = (x * _FINAL_MULTIPLIER) & full
     x ^= x >> 13
     return int(x >> 2)
 
@@ -365,15 +365,15 @@ class ViperKernel:
         count = int(_legal(self._pos, at, at + 2, geo))
         out = ptr8(self.move_list)
         table = ptr8(self._de_bruijn)
-        full = uint(geo[G_FULL])
+        full = uint(geo[_G_FULL])
         i = ply << 6
-        m = uint(geo[G_LEGAL])
+        m = uint(geo[_G_LEGAL])
         while m:
             low = m & (0 - m)
             out[i] = table[((low * 0x077CB531) & full) >> 27]
             i += 1
             m ^= low
-        m = uint(geo[G_LEGAL + 1])
+        m = uint(geo[_G_LEGAL + 1])
         while m:
             low = m & (0 - m)
             out[i] = 32 + table[((low * 0x077CB531) & full) >> 27]
@@ -401,9 +401,9 @@ class ViperKernel:
         """
         pos = ptr32(self._pos)
         geo = ptr32(self._geo)
-        full = uint(geo[G_FULL])
-        not_a = uint(geo[G_NOT_A])
-        not_h = uint(geo[G_NOT_H])
+        full = uint(geo[_G_FULL])
+        not_a = uint(geo[_G_NOT_A])
+        not_h = uint(geo[_G_NOT_H])
         at = ply << 2
         pl = uint(pos[at])
         ph = uint(pos[at + 1])
@@ -415,7 +415,7 @@ class ViperKernel:
             bl = uint(1) << square
         else:
             bh = uint(1) << (square - 32)
-        if ((pl | ol | (uint(geo[G_PLAYABLE]) ^ full)) & bl) | ((ph | oh | (uint(geo[G_PLAYABLE + 1]) ^ full)) & bh):
+        if ((pl | ol | (uint(geo[_G_PLAYABLE]) ^ full)) & bl) | ((ph | oh | (uint(geo[_G_PLAYABLE + 1]) ^ full)) & bh):
             return 0
         fl = uint(0)
         fh = uint(0)
@@ -529,7 +529,7 @@ class ViperKernel:
         pos[at + 5] = oh ^ fh
         pos[at + 6] = pl | fl | bl
         pos[at + 7] = ph | fh | bh
-        m1 = uint(geo[G_M1])
+        m1 = uint(geo[_G_M1])
         n = 0
         fl = fl - ((fl >> 1) & m1)
         fh = fh - ((fh >> 1) & m1)
@@ -564,9 +564,9 @@ class ViperKernel:
         geo = ptr32(self._geo)
         scratch = ptr32(self._scratch)
         at = ply << 2
-        full = uint(geo[G_FULL])
-        scratch[0] = uint(geo[G_PLAYABLE]) & ((uint(pos[at]) | uint(pos[at + 2])) ^ full)
-        scratch[1] = uint(geo[G_PLAYABLE + 1]) & ((uint(pos[at + 1]) | uint(pos[at + 3])) ^ full)
+        full = uint(geo[_G_FULL])
+        scratch[0] = uint(geo[_G_PLAYABLE]) & ((uint(pos[at]) | uint(pos[at + 2])) ^ full)
+        scratch[1] = uint(geo[_G_PLAYABLE + 1]) & ((uint(pos[at + 1]) | uint(pos[at + 3])) ^ full)
         return int(_popcount64(self._scratch, 0, self._geo))
 
     @micropython.viper
@@ -598,12 +598,12 @@ class ViperKernel:
     @micropython.viper
     def hash(self, ply: int) -> int:
         """Kernel.hash: a 30-bit hash of the position at `ply`, the table slot."""
-        return int(_mix(self._pos, ply << 2, G_HASH, self._geo))
+        return int(_mix(self._pos, ply << 2, _G_HASH, self._geo))
 
     @micropython.viper
     def lock(self, ply: int) -> int:
         """Kernel.lock: a second, independent 30-bit hash."""
-        return int(_mix(self._pos, ply << 2, G_LOCK, self._geo))
+        return int(_mix(self._pos, ply << 2, _G_LOCK, self._geo))
 
     @micropython.viper
     def square_sum(self, ply: int, weights) -> int:
@@ -612,7 +612,7 @@ class ViperKernel:
         table = ptr8(self._de_bruijn)
         w = ptr16(weights)
         geo = ptr32(self._geo)
-        full = uint(geo[G_FULL])
+        full = uint(geo[_G_FULL])
         at = ply << 2
         total = 0
         word = 0
@@ -647,10 +647,10 @@ class ViperKernel:
         theirs = int(_popcount64(pos, at + 2, geo))
         out[5] = mine - theirs
         g = ptr32(geo)
-        full = uint(g[G_FULL])
-        m1 = uint(g[G_M1])
-        fl = uint(g[G_PLAYABLE])
-        fh = uint(g[G_PLAYABLE + 1])
+        full = uint(g[_G_FULL])
+        m1 = uint(g[_G_M1])
+        fl = uint(g[_G_PLAYABLE])
+        fh = uint(g[_G_PLAYABLE + 1])
         n = 0
         fl = fl - ((fl >> 1) & m1)
         fh = fh - ((fh >> 1) & m1)

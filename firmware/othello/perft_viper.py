@@ -24,12 +24,12 @@ import micropython  # noqa: E402
 from micropython import const  # noqa: E402
 
 # kernel_viper's _geo layout (const() only folds names of its own module)
-G_FULL = const(0)
-G_M1 = const(1)
-G_PLAYABLE = const(2)
-G_NOT_A = const(4)
-G_NOT_H = const(5)
-G_INNER = const(6)
+_G_FULL = const(0)
+_G_M1 = const(1)
+_G_PLAYABLE = const(2)
+_G_NOT_A = const(4)
+_G_NOT_H = const(5)
+_G_INNER = const(6)
 
 
 def perft(kernel, depth):
@@ -45,13 +45,13 @@ def perft(kernel, depth):
 
 @micropython.viper
 def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
-    full = uint(geo[G_FULL])
-    m1 = uint(geo[G_M1])
-    not_a = uint(geo[G_NOT_A])
-    not_h = uint(geo[G_NOT_H])
-    inner = uint(geo[G_INNER])
-    play_l = uint(geo[G_PLAYABLE])
-    play_h = uint(geo[G_PLAYABLE + 1])
+    full = uint(geo[_G_FULL])
+    m1 = uint(geo[_G_M1])
+    not_a = uint(geo[_G_NOT_A])
+    not_h = uint(geo[_G_NOT_H])
+    inner = uint(geo[_G_INNER])
+    play_l = uint(geo[_G_PLAYABLE])
+    play_h = uint(geo[_G_PLAYABLE + 1])
     total = 0
     ply = 0
     enter = 1

@@ -15,14 +15,14 @@ Why one function: viper has no inlining, and a call per node costs more than
 the node, so the move generator and the flip walk of othello/kernel_viper.py
 appear here again, unrolled. The search keeps its own stack in preallocated
 arrays (position, window, best score and move list per ply) and allocates
-nothing; it counts nodes and, every POLL_NODES nodes, checks the node limit
+nothing; it counts nodes and, every _POLL_NODES nodes, checks the node limit
 and calls should_stop() so a long solve can be interrupted.
 
 Move order, which decides how far it reaches on the Pico:
-- with SORT_EMPTIES or more empty squares, the legal moves are tried fewest
+- with _SORT_EMPTIES or more empty squares, the legal moves are tried fewest
   opponent replies first (fastest-first), the transposition table's move
   before all, corners and moves into a quadrant with an odd number of empties
-  breaking ties; these nodes also use the table (TABLE_EMPTIES);
+  breaking ties; these nodes also use the table (_TABLE_EMPTIES);
 - below that, the empty squares are tried directly, without move generation,
   those in a quadrant with an odd number of empties first (parity), and a
   square that flips nothing is skipped; the parity of the quadrants and the
@@ -46,64 +46,66 @@ from micropython import const  # noqa: E402
 from othello.board import PASS  # noqa: E402
 from othello.compat import popcount  # noqa: E402
 
+# A constant whose name starts with _ is MicroPython's compile-time constant only: unlike the public
+# names, it takes no place in the module's globals (nor its name a place in the heap).
 MAX_EMPTIES = 32  # the most empty squares a solver can be made for
 DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
-SORT_EMPTIES = const(7)
-TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
+_SORT_EMPTIES = const(7)
+_TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 TABLE_BITS = 10  # 2**10 entries of 8 bytes
-ENTRY_USED = const(0x1000000)  # entries: lower + 128 | (upper + 128) << 8 | move << 16 | this
-POLL_NODES = const(1024)
+_ENTRY_USED = const(0x1000000)  # entries: lower + 128 | (upper + 128) << 8 | move << 16 | this
+_POLL_NODES = const(1024)
 
 # cfg words (array 'I'); the masks above 0x3FFFFFFF live here (see PICO_FACTS)
-C_FULL = const(0)
-C_M1 = const(1)
-C_NOT_A = const(2)
-C_NOT_H = const(3)
-C_INNER = const(4)
-C_HIGH_QUADS = const(5)  # 0xF0F0F0F0: the right-hand quadrants of each word
-C_PLAYABLE = const(6)  # lo, hi
-C_CORNERS_HI = const(8)  # a8, h8 in the high word (a1, h1 are 0x81 in the low word)
-C_ANTI = const(9)
-C_NODE_LIMIT = const(10)  # 0: none
-C_ALPHA = const(11)  # root window, biased
-C_BETA = const(12)
-C_NODES = const(13)  # out: nodes searched
-C_MOVE = const(14)  # out: best root move, NO_SQUARE for a pass
-C_STOPPED = const(15)  # out: 1 if a limit stopped the search
-C_TABLE_SHIFT = const(16)  # 32 - table bits: a hash's top bits pick the slot
-C_SALT = const(17)  # mixed into the table's lock: Othello and Anti-Othello entries never match
-C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
-C_SIZE = const(19)
+_C_FULL = const(0)
+_C_M1 = const(1)
+_C_NOT_A = const(2)
+_C_NOT_H = const(3)
+_C_INNER = const(4)
+_C_HIGH_QUADS = const(5)  # 0xF0F0F0F0: the right-hand quadrants of each word
+_C_PLAYABLE = const(6)  # lo, hi
+_C_CORNERS_HI = const(8)  # a8, h8 in the high word (a1, h1 are 0x81 in the low word)
+_C_ANTI = const(9)
+_C_NODE_LIMIT = const(10)  # 0: none
+_C_ALPHA = const(11)  # root window, biased
+_C_BETA = const(12)
+_C_NODES = const(13)  # out: nodes searched
+_C_MOVE = const(14)  # out: best root move, _NO_SQUARE for a pass
+_C_STOPPED = const(15)  # out: 1 if a limit stopped the search
+_C_TABLE_SHIFT = const(16)  # 32 - table bits: a hash's top bits pick the slot
+_C_SALT = const(17)  # mixed into the table's lock: Othello and Anti-Othello entries never match
+_C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
+_C_SIZE = const(19)
 
-# frame words per ply (array 'I'); scores are stored + BIAS, since the unix
+# frame words per ply (array 'I'); scores are stored + _BIAS, since the unix
 # port reads ptr32 words zero-extended and would not see a negative number
-F_ALPHA = const(0)
-F_BETA = const(1)
-F_BEST = const(2)
-F_BEST_MOVE = const(3)
-F_NEXT = const(4)
-F_COUNT = const(5)
-F_STATE = const(6)
-F_SQUARE = const(7)
-F_ALPHA0 = const(8)  # alpha on entry, to tell the table which bound the result is
-F_SLOT = const(9)
-F_LOCK = const(10)
-F_EMPTIES = const(11)  # set by the parent: one fewer than its own, the same after a pass
-F_PARITY = const(12)  # bit q: quadrant q (a1, h1, a8, h8 side) has an odd number of empty squares
-FRAME_SHIFT = const(4)  # 16 words a ply
+_F_ALPHA = const(0)
+_F_BETA = const(1)
+_F_BEST = const(2)
+_F_BEST_MOVE = const(3)
+_F_NEXT = const(4)
+_F_COUNT = const(5)
+_F_STATE = const(6)
+_F_SQUARE = const(7)
+_F_ALPHA0 = const(8)  # alpha on entry, to tell the table which bound the result is
+_F_SLOT = const(9)
+_F_LOCK = const(10)
+_F_EMPTIES = const(11)  # set by the parent: one fewer than its own, the same after a pass
+_F_PARITY = const(12)  # bit q: quadrant q (a1, h1, a8, h8 side) has an odd number of empty squares
+_FRAME_SHIFT = const(4)  # 16 words a ply
 
-STATE_SORTED = const(1)  # the list holds legal moves and their keys: pick the smallest key
-STATE_AFTER_PASS = const(2)  # the parent passed: no move here ends the game
-STATE_PASSING = const(4)  # this node passes; its child is the same position, other side to move
-STATE_SCOUT = const(8)  # the child in search has a null window (alpha, alpha + 1): principal-variation search
-STATE_TABLE = const(16)  # the node stores its result in the transposition table
+_STATE_SORTED = const(1)  # the list holds legal moves and their keys: pick the smallest key
+_STATE_AFTER_PASS = const(2)  # the parent passed: no move here ends the game
+_STATE_PASSING = const(4)  # this node passes; its child is the same position, other side to move
+_STATE_SCOUT = const(8)  # the child in search has a null window (alpha, alpha + 1): principal-variation search
+_STATE_TABLE = const(16)  # the node stores its result in the transposition table
 
-BIAS = const(256)
-INFINITY = const(100)
-NO_SQUARE = const(64)
-LIST_SHIFT = const(6)  # 64 bytes a ply in `lists`: squares at +0, keys at +32
-LIST_KEYS = const(32)
-LISTS_AT = const(32)  # lists[0:32] is the de Bruijn table of bit indices
+_BIAS = const(256)
+_INFINITY = const(100)
+_NO_SQUARE = const(64)
+_LIST_SHIFT = const(6)  # 64 bytes a ply in `lists`: squares at +0, keys at +32
+_LIST_KEYS = const(32)
+_LISTS_AT = const(32)  # lists[0:32] is the de Bruijn table of bit indices
 
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                    31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9))
@@ -132,22 +134,22 @@ class ViperSolver:
         self.max_empties = max_empties
         plies = 2 * max_empties + 2  # every move may follow a pass
         self._pos = array("I", bytes(16 * (plies + 1)))
-        self._frame = array("I", bytes(4 << FRAME_SHIFT) * plies)
-        self._lists = bytearray(LISTS_AT + (plies << LIST_SHIFT))
-        self._lists[0:LISTS_AT] = DE_BRUIJN
-        cfg = array("I", bytes(4 * C_SIZE))
-        cfg[C_FULL] = WORD
-        cfg[C_M1] = 0x55555555
-        cfg[C_NOT_A] = 0xFEFEFEFE
-        cfg[C_NOT_H] = 0x7F7F7F7F
-        cfg[C_INNER] = 0x7E7E7E7E
-        cfg[C_HIGH_QUADS] = 0xF0F0F0F0
+        self._frame = array("I", bytes(4 << _FRAME_SHIFT) * plies)
+        self._lists = bytearray(_LISTS_AT + (plies << _LIST_SHIFT))
+        self._lists[0:_LISTS_AT] = DE_BRUIJN
+        cfg = array("I", bytes(4 * _C_SIZE))
+        cfg[_C_FULL] = WORD
+        cfg[_C_M1] = 0x55555555
+        cfg[_C_NOT_A] = 0xFEFEFEFE
+        cfg[_C_NOT_H] = 0x7F7F7F7F
+        cfg[_C_INNER] = 0x7E7E7E7E
+        cfg[_C_HIGH_QUADS] = 0xF0F0F0F0
         playable = geometry.playable
-        cfg[C_PLAYABLE] = playable & WORD
-        cfg[C_PLAYABLE + 1] = playable >> 32
-        cfg[C_CORNERS_HI] = 0x81000000
-        cfg[C_SQUARES] = geometry.squares - (1 if geometry.blocked else 0)
-        cfg[C_TABLE_SHIFT] = 32 - table_bits
+        cfg[_C_PLAYABLE] = playable & WORD
+        cfg[_C_PLAYABLE + 1] = playable >> 32
+        cfg[_C_CORNERS_HI] = 0x81000000
+        cfg[_C_SQUARES] = geometry.squares - (1 if geometry.blocked else 0)
+        cfg[_C_TABLE_SHIFT] = 32 - table_bits
         self._cfg = cfg
         # Entries stay valid from one solve to the next: they hold bounds on exact
         # scores, which depend on the position alone (and the variant, in the salt).
@@ -167,8 +169,8 @@ class ViperSolver:
         pos[2] = opponent & WORD
         pos[3] = opponent >> 32
         score = self._run(anti, alpha, beta, node_limit, should_stop)
-        move = self._cfg[C_MOVE]
-        return score, PASS if move == NO_SQUARE else move
+        move = self._cfg[_C_MOVE]
+        return score, PASS if move == _NO_SQUARE else move
 
     def solve_at(self, kernel, ply, anti=False, alpha=-64, beta=64, node_limit=0, should_stop=None):
         """The score of the position at `ply` of a ViperKernel, read without building big integers."""
@@ -191,8 +193,8 @@ class ViperSolver:
 
     def best_move(self):
         """The best move found by the last solve: a square, or PASS."""
-        move = self._cfg[C_MOVE]
-        return PASS if move == NO_SQUARE else move
+        move = self._cfg[_C_MOVE]
+        return PASS if move == _NO_SQUARE else move
 
     def _run(self, anti, alpha, beta, node_limit, should_stop):
         pos = self._pos
@@ -205,25 +207,25 @@ class ViperSolver:
                                          empty_hi & LEFT_QUADRANTS, empty_hi & RIGHT_QUADRANTS)):
             parity |= (popcount(mask) & 1) << quadrant
         frame = self._frame
-        frame[F_EMPTIES] = empties
-        frame[F_PARITY] = parity
+        frame[_F_EMPTIES] = empties
+        frame[_F_PARITY] = parity
         if empties > self.max_empties:
             raise ValueError("%d empty squares: this solver was made for at most %d" % (empties, self.max_empties))
-        if not -INFINITY < alpha < beta < INFINITY:
-            raise ValueError("the window must satisfy -%d < alpha < beta < %d" % (INFINITY, INFINITY))
+        if not -_INFINITY < alpha < beta < _INFINITY:
+            raise ValueError("the window must satisfy -%d < alpha < beta < %d" % (_INFINITY, _INFINITY))
         cfg = self._cfg
-        cfg[C_ANTI] = 1 if anti else 0
-        cfg[C_SALT] = 0x2545F491 if anti else 0
-        cfg[C_NODE_LIMIT] = node_limit
-        cfg[C_ALPHA] = alpha + BIAS
-        cfg[C_BETA] = beta + BIAS
+        cfg[_C_ANTI] = 1 if anti else 0
+        cfg[_C_SALT] = 0x2545F491 if anti else 0
+        cfg[_C_NODE_LIMIT] = node_limit
+        cfg[_C_ALPHA] = alpha + _BIAS
+        cfg[_C_BETA] = beta + _BIAS
         self._should_stop = should_stop or _never
         try:
-            score = self._search() - BIAS
+            score = self._search() - _BIAS
         finally:
             self._should_stop = _never  # the solver is kept from move to move, the caller's callback is not
-        self.nodes = cfg[C_NODES]
-        if cfg[C_STOPPED]:
+        self.nodes = cfg[_C_NODES]
+        if cfg[_C_STOPPED]:
             # a new instance each time: raising one kept instance again and again grows its
             # traceback by a few words per frame every time (a slow leak on the device)
             raise SolverStopped()
@@ -231,7 +233,7 @@ class ViperSolver:
 
     @micropython.viper
     def _search(self) -> int:
-        """The solve itself; returns the root's score + BIAS and leaves nodes, move and stopped in cfg."""
+        """The solve itself; returns the root's score + _BIAS and leaves nodes, move and stopped in cfg."""
         pos = ptr32(self._pos)
         frame = ptr32(self._frame)
         lists = ptr8(self._lists)
@@ -239,28 +241,28 @@ class ViperSolver:
         locks = ptr32(self._locks)
         entries = ptr32(self._entries)
         should_stop = self._should_stop
-        full = uint(cfg[C_FULL])
-        m1 = uint(cfg[C_M1])
-        not_a = uint(cfg[C_NOT_A])
-        not_h = uint(cfg[C_NOT_H])
-        inner = uint(cfg[C_INNER])
-        high_quads = uint(cfg[C_HIGH_QUADS])
-        play_l = uint(cfg[C_PLAYABLE])
-        play_h = uint(cfg[C_PLAYABLE + 1])
-        corners_h = uint(cfg[C_CORNERS_HI])
-        anti = int(cfg[C_ANTI])
-        squares = int(cfg[C_SQUARES])
-        salt = uint(cfg[C_SALT])
-        table_shift = uint(cfg[C_TABLE_SHIFT])
-        node_limit = int(cfg[C_NODE_LIMIT])
+        full = uint(cfg[_C_FULL])
+        m1 = uint(cfg[_C_M1])
+        not_a = uint(cfg[_C_NOT_A])
+        not_h = uint(cfg[_C_NOT_H])
+        inner = uint(cfg[_C_INNER])
+        high_quads = uint(cfg[_C_HIGH_QUADS])
+        play_l = uint(cfg[_C_PLAYABLE])
+        play_h = uint(cfg[_C_PLAYABLE + 1])
+        corners_h = uint(cfg[_C_CORNERS_HI])
+        anti = int(cfg[_C_ANTI])
+        squares = int(cfg[_C_SQUARES])
+        salt = uint(cfg[_C_SALT])
+        table_shift = uint(cfg[_C_TABLE_SHIFT])
+        node_limit = int(cfg[_C_NODE_LIMIT])
         nodes = 0
-        next_poll = POLL_NODES
+        next_poll = _POLL_NODES
         if node_limit and node_limit < next_poll:
             next_poll = node_limit
-        frame[F_ALPHA] = cfg[C_ALPHA]
-        frame[F_BETA] = cfg[C_BETA]
-        frame[F_STATE] = 0
-        frame[F_BEST_MOVE] = NO_SQUARE
+        frame[_F_ALPHA] = cfg[_C_ALPHA]
+        frame[_F_BETA] = cfg[_C_BETA]
+        frame[_F_STATE] = 0
+        frame[_F_BEST_MOVE] = _NO_SQUARE
         ply = 0
         enter = 1
         returning = 0
@@ -277,21 +279,21 @@ class ViperSolver:
                     elif should_stop():
                         stop = 1
                     if stop:
-                        cfg[C_NODES] = nodes
-                        cfg[C_STOPPED] = 1
+                        cfg[_C_NODES] = nodes
+                        cfg[_C_STOPPED] = 1
                         return 0
-                    next_poll = nodes + POLL_NODES
+                    next_poll = nodes + _POLL_NODES
                     if node_limit and next_poll > node_limit:
                         next_poll = node_limit
                 at = ply << 2
-                fr = ply << FRAME_SHIFT
+                fr = ply << _FRAME_SHIFT
                 pl = uint(pos[at])
                 ph = uint(pos[at + 1])
                 ol = uint(pos[at + 2])
                 oh = uint(pos[at + 3])
                 el = play_l & ((pl | ol) ^ full)
                 eh = play_h & ((ph | oh) ^ full)
-                empties = int(frame[fr + F_EMPTIES])
+                empties = int(frame[fr + _F_EMPTIES])
                 if not empties:
                     fl = pl
                     fh = ph
@@ -308,7 +310,7 @@ class ViperSolver:
                     returning = 1
                 else:
                     # the quadrants (4x4 corners of the board) with an odd number of empty squares
-                    parity = int(frame[fr + F_PARITY])
+                    parity = int(frame[fr + _F_PARITY])
                     odd_l = uint(0)
                     odd_h = uint(0)
                     if parity & 1:
@@ -319,11 +321,11 @@ class ViperSolver:
                         odd_h = uint(0x0F0F0F0F)
                     if parity & 8:
                         odd_h |= high_quads
-                    ls = LISTS_AT + (ply << LIST_SHIFT)
+                    ls = _LISTS_AT + (ply << _LIST_SHIFT)
                     count = 0
-                    state = int(frame[fr + F_STATE])
-                    table_move = NO_SQUARE
-                    if empties >= TABLE_EMPTIES:
+                    state = int(frame[fr + _F_STATE])
+                    table_move = _NO_SQUARE
+                    if empties >= _TABLE_EMPTIES:
                         lock = ((pl * 0x165667B1) ^ (ph * 0x0D3A2647) ^ (ol * 0x1B3A7F2D) ^ (oh * 0x0C8A4E29) ^ salt) & full
                         lock ^= lock >> 15
                         x = ((pl * 0x1B873593) ^ (ph * 0x0E6546B5) ^ (ol * 0x1D2A3A1F) ^ (oh * 0x0C2B2AE3)) & full
@@ -338,20 +340,20 @@ class ViperSolver:
                             table_move = int((x >> 16) & 0xFF)
                             if not ply:
                                 pass  # the root searches on: it must find its best move
-                            elif lower >= int(frame[fr + F_BETA]) - BIAS or lower == upper:
+                            elif lower >= int(frame[fr + _F_BETA]) - _BIAS or lower == upper:
                                 value = lower
                                 returning = 1
-                            elif upper <= int(frame[fr + F_ALPHA]) - BIAS:
+                            elif upper <= int(frame[fr + _F_ALPHA]) - _BIAS:
                                 value = upper
                                 returning = 1
                         if not returning:
-                            state |= STATE_TABLE
-                            frame[fr + F_SLOT] = slot
-                            frame[fr + F_LOCK] = lock
-                            frame[fr + F_ALPHA0] = frame[fr + F_ALPHA]
+                            state |= _STATE_TABLE
+                            frame[fr + _F_SLOT] = slot
+                            frame[fr + _F_LOCK] = lock
+                            frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
                     if returning:
                         pass  # the table knows enough: no move list
-                    elif empties >= SORT_EMPTIES:
+                    elif empties >= _SORT_EMPTIES:
                         # fastest-first: every legal move with the opponent's reply count as its key
                         ml = uint(0)
                         mh = uint(0)
@@ -435,7 +437,7 @@ class ViperSolver:
                             mh |= th & eh
                             tl &= rl
                             th &= rh
-                        state |= STATE_SORTED
+                        state |= _STATE_SORTED
                         while ml | mh:
                             if ml:
                                 bl = ml & (0 - ml)
@@ -659,7 +661,7 @@ class ViperSolver:
                                 key = 0  # the table's best move first
                             else:
                                 key += 1 + (n << 2)
-                            lists[ls + LIST_KEYS + count] = key
+                            lists[ls + _LIST_KEYS + count] = key
                             count += 1
                     else:
                         # parity: the empty squares of odd quadrants first, corners first in each group
@@ -683,49 +685,49 @@ class ViperSolver:
                                 count += 1
                             group += 1
                     if not returning:
-                        frame[fr + F_STATE] = state
-                        frame[fr + F_COUNT] = count
-                        frame[fr + F_NEXT] = 0
-                        frame[fr + F_BEST] = BIAS - INFINITY
-                        frame[fr + F_BEST_MOVE] = NO_SQUARE
+                        frame[fr + _F_STATE] = state
+                        frame[fr + _F_COUNT] = count
+                        frame[fr + _F_NEXT] = 0
+                        frame[fr + _F_BEST] = _BIAS - _INFINITY
+                        frame[fr + _F_BEST_MOVE] = _NO_SQUARE
             if returning:
                 # ----- the node at `ply` is done: remember it, hand `value` to the parent
-                fr = ply << FRAME_SHIFT
-                if int(frame[fr + F_STATE]) & STATE_TABLE:
-                    lower = 0 - INFINITY
-                    upper = INFINITY
-                    if value >= int(frame[fr + F_BETA]) - BIAS:
+                fr = ply << _FRAME_SHIFT
+                if int(frame[fr + _F_STATE]) & _STATE_TABLE:
+                    lower = 0 - _INFINITY
+                    upper = _INFINITY
+                    if value >= int(frame[fr + _F_BETA]) - _BIAS:
                         lower = value
-                    elif value <= int(frame[fr + F_ALPHA0]) - BIAS:
+                    elif value <= int(frame[fr + _F_ALPHA0]) - _BIAS:
                         upper = value
                     else:
                         lower = value
                         upper = value
-                    slot = int(frame[fr + F_SLOT])
-                    locks[slot] = frame[fr + F_LOCK]
-                    entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + F_BEST_MOVE]) << 16) | ENTRY_USED
+                    slot = int(frame[fr + _F_SLOT])
+                    locks[slot] = frame[fr + _F_LOCK]
+                    entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + _F_BEST_MOVE]) << 16) | _ENTRY_USED
                 if ply == 0:
                     break
                 ply -= 1
-                fr = ply << FRAME_SHIFT
+                fr = ply << _FRAME_SHIFT
                 value = 0 - value
-                state = int(frame[fr + F_STATE])
-                if state & STATE_PASSING:
+                state = int(frame[fr + _F_STATE])
+                if state & _STATE_PASSING:
                     continue  # a passing node's value is its child's
-                if value > int(frame[fr + F_BEST]) - BIAS:
-                    frame[fr + F_BEST] = value + BIAS
-                    frame[fr + F_BEST_MOVE] = frame[fr + F_SQUARE]
-                    beta = int(frame[fr + F_BETA]) - BIAS
+                if value > int(frame[fr + _F_BEST]) - _BIAS:
+                    frame[fr + _F_BEST] = value + _BIAS
+                    frame[fr + _F_BEST_MOVE] = frame[fr + _F_SQUARE]
+                    beta = int(frame[fr + _F_BETA]) - _BIAS
                     if value >= beta:
                         continue  # cut-off: fail-soft, the parent gets this bound
-                    if value > int(frame[fr + F_ALPHA]) - BIAS:
-                        frame[fr + F_ALPHA] = value + BIAS
-                        if state & STATE_SCOUT:
+                    if value > int(frame[fr + _F_ALPHA]) - _BIAS:
+                        frame[fr + _F_ALPHA] = value + _BIAS
+                        if state & _STATE_SCOUT:
                             # the null window failed high: search the same child again with (value, beta)
-                            frame[fr + F_STATE] = state ^ STATE_SCOUT
-                            frame[fr + (1 << FRAME_SHIFT) + F_ALPHA] = BIAS - beta
-                            frame[fr + (1 << FRAME_SHIFT) + F_BETA] = BIAS - value
-                            frame[fr + (1 << FRAME_SHIFT) + F_STATE] = 0
+                            frame[fr + _F_STATE] = state ^ _STATE_SCOUT
+                            frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
+                            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - value
+                            frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
                             ply += 1
                             enter = 1
                             returning = 0
@@ -733,28 +735,28 @@ class ViperSolver:
                 returning = 0
             # ----- the next move at `ply`
             at = ply << 2
-            fr = ply << FRAME_SHIFT
-            ls = LISTS_AT + (ply << LIST_SHIFT)
-            state = int(frame[fr + F_STATE])
-            i = int(frame[fr + F_NEXT])
-            count = int(frame[fr + F_COUNT])
+            fr = ply << _FRAME_SHIFT
+            ls = _LISTS_AT + (ply << _LIST_SHIFT)
+            state = int(frame[fr + _F_STATE])
+            i = int(frame[fr + _F_NEXT])
+            count = int(frame[fr + _F_COUNT])
             pl = uint(pos[at])
             ph = uint(pos[at + 1])
             ol = uint(pos[at + 2])
             oh = uint(pos[at + 3])
-            square = NO_SQUARE
+            square = _NO_SQUARE
             while i < count:
-                if state & STATE_SORTED:
+                if state & _STATE_SORTED:
                     pick = i
-                    key = int(lists[ls + LIST_KEYS + i])
+                    key = int(lists[ls + _LIST_KEYS + i])
                     j = i + 1
                     while j < count:
-                        if int(lists[ls + LIST_KEYS + j]) < key:
-                            key = int(lists[ls + LIST_KEYS + j])
+                        if int(lists[ls + _LIST_KEYS + j]) < key:
+                            key = int(lists[ls + _LIST_KEYS + j])
                             pick = j
                         j += 1
                     if pick != i:
-                        lists[ls + LIST_KEYS + pick] = lists[ls + LIST_KEYS + i]
+                        lists[ls + _LIST_KEYS + pick] = lists[ls + _LIST_KEYS + i]
                         j = int(lists[ls + pick])
                         lists[ls + pick] = lists[ls + i]
                         lists[ls + i] = j
@@ -874,15 +876,15 @@ class ViperSolver:
                         fh |= rh
                 if fl | fh:
                     break
-                square = NO_SQUARE
-            frame[fr + F_NEXT] = i
-            if square != NO_SQUARE:
-                frame[fr + F_SQUARE] = square
-                if int(frame[fr + F_EMPTIES]) == 2:
+                square = _NO_SQUARE
+            frame[fr + _F_NEXT] = i
+            if square != _NO_SQUARE:
+                frame[fr + _F_SQUARE] = square
+                if int(frame[fr + _F_EMPTIES]) == 2:
                     # The child has one empty square: its score is counted here, without a node.
                     # Whoever can play the last square does, and that ends the game.
-                    frame[fr + F_STATE] = state & (STATE_SCOUT ^ 255)  # an exact score: nothing to search again
-                    frame[fr + (1 << FRAME_SHIFT) + F_STATE] = 0
+                    frame[fr + _F_STATE] = state & (_STATE_SCOUT ^ 255)  # an exact score: nothing to search again
+                    frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
                     nodes += 1
                     x = ol ^ fl  # the child's side to move: the opponent
                     ph = ph | fh | bh
@@ -1045,26 +1047,26 @@ class ViperSolver:
                 pos[at + 5] = oh ^ fh
                 pos[at + 6] = pl | fl | bl
                 pos[at + 7] = ph | fh | bh
-                alpha = int(frame[fr + F_ALPHA])
-                beta = int(frame[fr + F_BETA])
-                if int(frame[fr + F_BEST]) != BIAS - INFINITY and beta - alpha > 1:
+                alpha = int(frame[fr + _F_ALPHA])
+                beta = int(frame[fr + _F_BETA])
+                if int(frame[fr + _F_BEST]) != _BIAS - _INFINITY and beta - alpha > 1:
                     beta = alpha + 1  # not the first move: a null window proves it is no better
-                    frame[fr + F_STATE] = state | STATE_SCOUT
+                    frame[fr + _F_STATE] = state | _STATE_SCOUT
                 else:
-                    frame[fr + F_STATE] = state & (STATE_SCOUT ^ 255)
-                frame[fr + (1 << FRAME_SHIFT) + F_ALPHA] = BIAS + BIAS - beta
-                frame[fr + (1 << FRAME_SHIFT) + F_BETA] = BIAS + BIAS - alpha
-                frame[fr + (1 << FRAME_SHIFT) + F_STATE] = 0
-                frame[fr + (1 << FRAME_SHIFT) + F_EMPTIES] = int(frame[fr + F_EMPTIES]) - 1
-                frame[fr + (1 << FRAME_SHIFT) + F_PARITY] = int(frame[fr + F_PARITY]) ^ (1 << (((square >> 5) << 1) | ((square >> 2) & 1)))
+                    frame[fr + _F_STATE] = state & (_STATE_SCOUT ^ 255)
+                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - beta
+                frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - alpha
+                frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
+                frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = int(frame[fr + _F_EMPTIES]) - 1
+                frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = int(frame[fr + _F_PARITY]) ^ (1 << (((square >> 5) << 1) | ((square >> 2) & 1)))
                 ply += 1
                 enter = 1
                 continue
-            value = int(frame[fr + F_BEST]) - BIAS
-            if value > 0 - INFINITY:
+            value = int(frame[fr + _F_BEST]) - _BIAS
+            if value > 0 - _INFINITY:
                 returning = 1  # every move searched
                 continue
-            if state & STATE_AFTER_PASS:
+            if state & _STATE_AFTER_PASS:
                 # neither side can move: the game is over, empty squares to the winner
                 fl = pl
                 fh = ph
@@ -1103,19 +1105,19 @@ class ViperSolver:
                 returning = 1
                 continue
             # no move: pass, and search the same position for the other side
-            frame[fr + F_STATE] = state | STATE_PASSING
+            frame[fr + _F_STATE] = state | _STATE_PASSING
             pos[at + 4] = ol
             pos[at + 5] = oh
             pos[at + 6] = pl
             pos[at + 7] = ph
-            frame[fr + (1 << FRAME_SHIFT) + F_ALPHA] = BIAS + BIAS - int(frame[fr + F_BETA])
-            frame[fr + (1 << FRAME_SHIFT) + F_BETA] = BIAS + BIAS - int(frame[fr + F_ALPHA])
-            frame[fr + (1 << FRAME_SHIFT) + F_STATE] = STATE_AFTER_PASS
-            frame[fr + (1 << FRAME_SHIFT) + F_EMPTIES] = frame[fr + F_EMPTIES]
-            frame[fr + (1 << FRAME_SHIFT) + F_PARITY] = frame[fr + F_PARITY]
+            frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - int(frame[fr + _F_BETA])
+            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - int(frame[fr + _F_ALPHA])
+            frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = _STATE_AFTER_PASS
+            frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = frame[fr + _F_EMPTIES]
+            frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = frame[fr + _F_PARITY]
             ply += 1
             enter = 1
-        cfg[C_NODES] = nodes
-        cfg[C_STOPPED] = 0
-        cfg[C_MOVE] = frame[F_BEST_MOVE]
-        return value + BIAS
+        cfg[_C_NODES] = nodes
+        cfg[_C_STOPPED] = 0
+        cfg[_C_MOVE] = frame[_F_BEST_MOVE]
+        return value + _BIAS
