@@ -118,6 +118,67 @@ def test_a_solve_beyond_the_viper_solver_stacks_falls_back_on_the_plain_solver()
     assert output == ["14", "15", "True", "True"], output
 
 
+LENT_TABLE = """
+from othello.board import Board
+from player.endgame_viper import ViperSolver
+from player.engine import engine_for
+from player.levels import LEVELS
+from player import think
+
+board = Board()
+while board.empties() > 14:
+    legal = board.legal_squares()
+    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+expected = ViperSolver(board.geometry).solve(board.player_discs(), board.opponent_discs())[0]
+engine = engine_for(board.variant)
+first = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
+solver = engine.fast_solver
+entries = solver._entries
+used = [slot for slot in range(len(entries)) if entries[slot]]
+for slot in used:  # every stored result now claims +60, as a midgame search's words might claim anything
+    entries[slot] = (entries[slot] & 0xFF0000) | 0x1000000 | (60 + 128) | ((60 + 128) << 8)
+engine.solver_table_ready()  # no search since the solve: the solver's entries are its own and are kept
+kept = all(entries[slot] for slot in used)
+engine.table.new_search()  # as a midgame search does, writing over the solver's entries
+second = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
+print(len(used) > 100, kept, first.exact and first.score == expected, second.exact and second.score == expected)
+"""
+
+
+def test_the_solver_clears_the_table_it_shares_with_the_midgame_search():
+    """The viper solver keeps its entries in the midgame search's table (4 KB less on the device): after a
+    search has written there, the solver must not read the words it left as results (here all rigged to
+    say +60)."""
+    import micropython_runner
+
+    assert micropython_runner.run_unix(LENT_TABLE).split() == ["True"] * 4
+
+
+BOOK_LET_GO = """
+import sys
+from othello.board import Board
+from player import think
+
+board = Board()
+while board.count(0) + board.count(1) <= 13:
+    decision = think(board, 8, rng_seed=1)
+    print(decision.book, "player.book" in sys.modules)
+    board.play(decision.square)
+decision = think(board, 8, node_limit=300, rng_seed=1)
+print(decision.book, "player.book" in sys.modules)
+"""
+
+
+def test_the_book_is_let_go_once_the_game_is_past_it():
+    """The opening book's code stays in the heap while a position of the book can come, no longer."""
+    import micropython_runner
+
+    lines = micropython_runner.run_unix(BOOK_LET_GO).split()
+    # 4 to 13 discs: moves from the book while it has them, and its code loaded; then 14 discs
+    assert lines[:2] == ["True", "True"] and lines[1:20:2] == ["True"] * 10, lines
+    assert lines[20:] == ["False", "False"], lines
+
+
 CALLER_KEPT = """
 import gc
 import player

@@ -93,6 +93,24 @@ def _read_u32(data, at):
     return data[at] | data[at + 1] << 8 | data[at + 2] << 16 | data[at + 3] << 24
 
 
+def _header(stream, path, size):
+    header = stream.read(HEADER_SIZE)
+    if len(header) != HEADER_SIZE or header[:4] != MAGIC or header[4] != VERSION or header[5] != size:
+        raise ValueError("%s is not a version %d opening book for %dx%d" % (path, VERSION, size, size))
+    return header
+
+
+def deepest(size, path=None):
+    """The most discs of a position in the book for size x size boards (0 when there is no book)."""
+    path = path or book_path(size)
+    try:
+        stream = open(path, "rb")
+    except OSError:
+        return 0
+    with stream:
+        return _header(stream, path, size)[6]
+
+
 def moves_for(board, kernel, path=None):
     """[(square, score in discs), ...] best first for the board's position; [] when it is not in the book.
 
@@ -101,15 +119,13 @@ def moves_for(board, kernel, path=None):
     variant = board.variant
     if variant.anti or variant.black_hole is not None or board.in_placement_phase():
         return []
+    path = path or book_path(board.size)
     try:
-        stream = open(path or book_path(board.size), "rb")
+        stream = open(path, "rb")
     except OSError:
         return []
     with stream:
-        header = stream.read(HEADER_SIZE)
-        if len(header) != HEADER_SIZE or header[:4] != MAGIC or header[4] != VERSION or header[5] != board.size:
-            raise ValueError("%s is not a version %d opening book for %dx%d" % (
-                path or book_path(board.size), VERSION, board.size, board.size))
+        header = _header(stream, path, board.size)
         if board.count(0) + board.count(1) > header[6]:
             return []
         count = _read_u32(header, 8)

@@ -125,7 +125,14 @@ def _never():
 class ViperSolver:
     name = "viper"
 
-    def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS):
+    def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS, table=None):
+        """Stacks for `max_empties` and a transposition table of 2**table_bits entries.
+
+        The table is made here unless `table` lends one: an array('I') of at
+        least 2 << table_bits words (the player lends the midgame search's
+        table, as the two never run at once). Whoever else writes in a lent
+        table must call clear_table() before the next solve.
+        """
         if geometry.size != 8:
             raise ValueError("the viper solver handles the 8x8 board only, not %dx%d" % (geometry.size, geometry.size))
         if not 1 <= max_empties <= MAX_EMPTIES:
@@ -153,8 +160,14 @@ class ViperSolver:
         self._cfg = cfg
         # Entries stay valid from one solve to the next: they hold bounds on exact
         # scores, which depend on the position alone (and the variant, in the salt).
-        self._locks = array("I", bytes(4 << table_bits))
-        self._entries = array("I", bytes(4 << table_bits))
+        slots = 1 << table_bits
+        if table is None:
+            table = array("I", bytes(8 * slots))
+        elif len(table) < 2 * slots:
+            raise ValueError("a table of 2**%d entries needs %d words, not %d" % (table_bits, 2 * slots, len(table)))
+        words = memoryview(table)
+        self._locks = words[:slots]
+        self._entries = words[slots:2 * slots]
         self._should_stop = _never
         self.nodes = 0
 
@@ -186,7 +199,7 @@ class ViperSolver:
         pos[3] = source[at + 3]
 
     def clear_table(self):
-        """Forget every table entry (for benchmarks that time solves from scratch)."""
+        """Forget every table entry: after others wrote in a lent table, or to time solves from scratch."""
         entries = self._entries
         for slot in range(len(entries)):
             entries[slot] = 0

@@ -9,11 +9,10 @@ allocates it once; a different size, black hole or Anti-Othello builds it anew
 import sys
 
 from othello.board import PASS
-from othello.compat import ticks_add, ticks_diff, ticks_ms
+from othello.compat import release_module, ticks_add, ticks_diff, ticks_ms
 from othello.geometry import geometry
 from othello.kernels import make_kernel
 from othello.notation import square_name
-from player import book
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
 from player.levels import LEVELS, STYLE_GREEDY, STYLE_PATTERN, STYLE_POSITIONAL
 from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
@@ -25,7 +24,9 @@ from player.solver import solve_root
 MAX_PLY = 32
 TABLE_BITS = 10  # 2**10 table entries (9 KB): the top level searches about 3,500 nodes a move on the Pico
 SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stacks are made for no more
-SOLVER_TABLE_BITS = 9  # 2**9 entries (4 KB): a 14-empty solve stores about as many positions
+# The viper solver keeps 2**9 entries (a lock and an entry word each) in the midgame table's locks, 4 KB
+# that the two share as they never run at once: a 14-empty solve stores about as many positions.
+SOLVER_TABLE_BITS = TABLE_BITS - 1
 SINGLE_MOVE_NODES = 200  # a forced move is played at once, after this much search for its score
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
 SOLVE_SHARE = 70  # percent of the time a solve may take before the midgame search takes over
@@ -105,8 +106,34 @@ class Engine:
         self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
         self.table = TranspositionTable(TABLE_BITS)
         self.searcher = Searcher(self.kernel, self.table, variant.anti)
-        self.fast_solver = _fast_solver(self.kernel.geometry)
+        self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
+        self.solver_searches = self.table.searches  # the table's searches when the solver last used it
+        self.book_discs = None  # the most discs of a book position, read from the book when first needed
         self._evaluators = {}
+
+    def book_for(self, board):
+        """The opening book's module while `board` may be in the book, else None.
+
+        Past the book's deepest position the module is let go (on the Pico its
+        code is in the heap): a game needs it again only after a take back, and
+        the next game's opening imports it anew.
+        """
+        discs = board.count(0) + board.count(1)
+        if self.book_discs is None or discs <= self.book_discs:
+            from player import book
+
+            if self.book_discs is None:
+                self.book_discs = book.deepest(self.size)
+            if discs <= self.book_discs:
+                return book
+        release_module("player.book")
+        return None
+
+    def solver_table_ready(self):
+        """Clear the solver's entries if a midgame search has written over them since its last solve."""
+        if self.table.searches != self.solver_searches:
+            self.fast_solver.clear_table()
+            self.solver_searches = self.table.searches
 
     def evaluator(self, style):
         found = self._evaluators.get(style)
@@ -121,11 +148,12 @@ class Engine:
         return found
 
 
-def _fast_solver(board_geometry):
+def _fast_solver(board_geometry, table):
     """The viper endgame solver where viper runs and the board is one it handles, else None.
 
     It gives the same scores as Searcher._solve (host_tests check the two
-    against each other), about 20 times faster on the Pico.
+    against each other), about 20 times faster on the Pico. It keeps its
+    table in the midgame search's `table` (Engine.solver_table_ready).
     """
     if sys.implementation.name != "micropython" or board_geometry.size != 8:
         return None  # (CPython may have a `micropython` stub module, but never viper)
@@ -133,7 +161,7 @@ def _fast_solver(board_geometry):
         from player.endgame_viper import ViperSolver
     except SyntaxError:  # a MicroPython build without viper, such as the WASI one
         return None
-    return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS)
+    return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table.locks)
 
 
 _engine = [None]
@@ -190,7 +218,8 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
         square, score = _placement(board, engine, level, rng)
         return finish(square, score / DISC, False, 1, 0)
 
-    if level.book is not None and board.legal_moves():
+    book = engine.book_for(board) if level.book is not None and board.legal_moves() else None
+    if book is not None:
         found = book.lookup(board, engine.kernel, level.book, rng)
         if found is not None:
             return finish(found[0], found[1], False, 0, 0, True)
@@ -270,6 +299,7 @@ def _solve_stage(engine, count, limit, explicit_limit, deadline, now, should_sto
 
     from player.endgame_viper import SolverStopped
 
+    engine.solver_table_ready()
     player, opponent = engine.kernel.position(0)
     nodes = 0
     outcome = None

@@ -83,9 +83,11 @@ class TranspositionTable:
         self.depths = bytearray(size)
         self.flags = bytearray(size)  # bound | kind | generation * GENERATION_STEP; 0 = empty
         self.generation = GENERATION_STEP
+        self.searches = 0  # searches started: tells a solver that shares `locks` (player.engine) to clear
 
     def new_search(self):
         """Start a generation; every 31 searches the table is wiped so that no old generation comes back."""
+        self.searches += 1
         self.generation += GENERATION_STEP
         if self.generation > 255:
             self.clear()
