@@ -6,7 +6,8 @@ import json
 import pytest
 
 from engine_helpers import game_snapshot, mask, variants
-from othello import BLACK, PASS, WHITE, Board, Game, IllegalMoveError, Result, Variant, parse_square
+from othello import BLACK, PASS, WHITE, Board, Game, IllegalMoveError, Move, Result, Variant, parse_square
+from othello.game import History
 from othello.scoring import END_TIME, time_loss_result
 
 MINUTE = 60 * 1000
@@ -44,14 +45,43 @@ def test_the_history_packs_each_ply_and_gives_the_same_moves_back():
         board = game.board
         played.append(game.pass_turn() if board.must_pass() else game.play(board.legal_squares()[0]))
     history = game.history
-    assert len(history) == len(played) > 16  # past the first buffer, which doubles
+    assert len(history) == len(played) > 16
     assert list(history) == played and history == played and history[-1] == played[-1]
     assert history.squares() == [move.square for move in played]
-    assert len(history.data) <= 2 * len(played) * history.record  # 10 bytes a ply on 8x8
+    assert len(history.blocks) == (len(played) + 15) // 16  # 16 plies of 10 bytes a block on 8x8
+    assert all(len(block) == 16 * history.record for block in history.blocks)
     with pytest.raises(IndexError):
         history[len(played)]
     assert history.pop() == played[-1] and len(history) == len(played) - 1
     assert history != played and history != None  # noqa: E711 (a History is a list of moves, nothing else)
+
+
+def test_the_history_keeps_passes_and_wide_masks_across_its_blocks():
+    history = History(100)  # 10x10: 13-byte masks
+    plies = [Move(PASS if ply % 3 == 0 else ply, (1 << 99 | 1 << ply) if ply % 3 else 0, ply % 2) for ply in range(40)]
+    for move in plies:
+        history.append(move)
+    assert list(history) == plies and history[-1] == plies[-1] and history[17] == plies[17]
+    assert len(history.blocks) == 3 and history.passes == 14
+    assert history.squares() == [move.square for move in plies]
+    while len(history) > 15:
+        assert history.pop() == plies[len(history)]
+    assert history.passes == 5 and list(history) == plies[:15]
+
+
+def test_the_move_count_leaves_passes_out_and_follows_take_back_and_redo():
+    game = Game()
+    game.board.set_discs(mask("a1"), mask("b1"), WHITE)
+    game.pass_turn()
+    assert game.move_count() == 0 and len(game.history) == 1
+    game.play("c1")
+    assert game.move_count() == 1 == len(game.moves_played())
+    game.take_back()
+    game.take_back()
+    assert game.move_count() == 0 and len(game.history) == 0
+    game.redo()
+    game.redo()
+    assert game.move_count() == 1 and len(game.history) == 2
 
 
 def test_an_illegal_move_leaves_the_game_exactly_as_it_was():

@@ -65,18 +65,22 @@ class History:
     A Move object a ply would cost about 80 bytes of the Pico's heap (its
     attributes and its 64-bit mask, a big integer there), kept for the whole
     game and scattered between the blocks freed around it. Here a ply is a
-    record of size + 2 bytes in one buffer: the square (NO_SQUARE for a pass),
-    the colour, then the flipped mask, little-endian. Indexing and iterating
-    give Move objects, made on request.
+    record of size + 2 bytes: the square (NO_SQUARE for a pass), the colour,
+    then the flipped mask, little-endian. The records are kept in blocks of
+    BLOCK_PLIES, so a long game never asks for a large free block: one buffer
+    doubled as the game grew found none late in a game. Indexing and
+    iterating give Move objects, made on request.
     """
 
     NO_SQUARE = 255
+    BLOCK_PLIES = 16
 
     def __init__(self, squares):
         self.mask_bytes = (squares + 7) // 8
         self.record = self.mask_bytes + 2
         self.count = 0
-        self.data = bytearray(self.record * 16)  # doubled when full: a game grows it a few times
+        self.passes = 0
+        self.blocks = []
 
     def __len__(self):
         return self.count
@@ -86,8 +90,8 @@ class History:
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError("no ply %d in a history of %d" % (index, self.count))
-        at = index * self.record
-        data = self.data
+        data = self.blocks[index // self.BLOCK_PLIES]
+        at = index % self.BLOCK_PLIES * self.record
         square = data[at]
         flipped = int.from_bytes(data[at + 2:at + self.record], "little")
         return Move(PASS if square == self.NO_SQUARE else square, flipped, data[at + 1])
@@ -100,13 +104,16 @@ class History:
         return isinstance(other, (list, History)) and list(self) == list(other)
 
     def append(self, move):
-        at = self.count * self.record
-        if at + self.record > len(self.data):
-            grown = bytearray(2 * len(self.data))
-            grown[:at] = self.data
-            self.data = grown
-        data = self.data
-        data[at] = self.NO_SQUARE if move.square == PASS else move.square
+        block = self.count // self.BLOCK_PLIES
+        if block == len(self.blocks):
+            self.blocks.append(bytearray(self.record * self.BLOCK_PLIES))
+        data = self.blocks[block]
+        at = self.count % self.BLOCK_PLIES * self.record
+        if move.square == PASS:
+            data[at] = self.NO_SQUARE
+            self.passes += 1
+        else:
+            data[at] = move.square
         data[at + 1] = move.colour
         data[at + 2:at + self.record] = move.flipped.to_bytes(self.mask_bytes, "little")
         self.count += 1
@@ -114,12 +121,17 @@ class History:
     def pop(self):
         move = self[-1]
         self.count -= 1
+        if move.square == PASS:
+            self.passes -= 1
         return move
 
     def squares(self):
         """The squares played, PASS for a pass, oldest first (no Move objects made)."""
-        data, record = self.data, self.record
-        return [PASS if data[at] == self.NO_SQUARE else data[at] for at in range(0, self.count * record, record)]
+        found = []
+        for index in range(self.count):
+            square = self.blocks[index // self.BLOCK_PLIES][index % self.BLOCK_PLIES * self.record]
+            found.append(PASS if square == self.NO_SQUARE else square)
+        return found
 
 
 class Game:
@@ -229,6 +241,10 @@ class Game:
     def moves_played(self):
         """The squares played so far, passes left out."""
         return [square for square in self.history.squares() if square != PASS]
+
+    def move_count(self):
+        """How many moves have been played, passes left out (the screens show it every frame: no list)."""
+        return len(self.history) - self.history.passes
 
     def transcript(self):
         return format_transcript(self.moves_played(), self.board.size)

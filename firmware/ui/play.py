@@ -457,7 +457,7 @@ class GameScreen(Screen):
         session = self.session
         match = session.match
         if match.mode == MATCH_SINGLE:
-            played = len(session.game.moves_played())
+            played = session.game.move_count()
             return "%d moves" % played if self.over else "Move %d" % (played + 1)
         if match.mode == MATCH_RACE:
             progress = "R%d" % match.target

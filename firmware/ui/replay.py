@@ -57,7 +57,7 @@ class ReplayScreen(Screen):
             return
         self.game = game
         self.plies = len(game.history)
-        self.moves = len(game.moves_played())
+        self.moves = game.move_count()
         while game.take_back() is not None:
             pass
         self.view = gfx.BoardView(game.board.size)
@@ -94,7 +94,7 @@ class ReplayScreen(Screen):
             y = colour * gfx.ROW
             draw_text(fb, x, y + 1, (BLACK_DISC if colour == BLACK else WHITE_DISC) + "%2d" % board.count(colour))
             draw_text(fb, gfx.SCREEN_W - 1 - text_width(players[colour]), y + 1, players[colour])
-        played = len(game.moves_played())
+        played = game.move_count()
         lines = ["Move %d/%d" % (played, self.moves)]
         if game.history:
             move = game.history[-1]

@@ -168,7 +168,7 @@ def describe(board, game=None):
         lines.append("%s to move%s: %d legal (*): %s" % (mover, phase, len(names), " ".join(names)))
     lines.append("Position: %s" % board.position())
     if game is not None and game.history:
-        played = len(game.moves_played())
+        played = game.move_count()
         lines.append("Transcript: %s (%d move%s)" % (game.transcript(), played, "" if played == 1 else "s"))
     if not board.variant.is_standard():
         lines.append("Variant: %s" % board.variant.describe())
