@@ -7,9 +7,11 @@ and shown with an offer to restart: the device never stops at a silent REPL.
 """
 
 import hw
+from othello.compat import COLLECT_EVERY, collect_every
 
 
 def main():
+    collect_every(COLLECT_EVERY)  # from the start: it keeps the heap in few pieces (compat.collect_every)
     prepare_player()
     try:
         device, config_error = hw.boot()

@@ -5,7 +5,8 @@ On CPython the tests drive the App on the simulator's board instead
 `micropython` fixture) use this FakeDevice, which follows the hardware
 layer's contract (firmware/hw/__init__.py): MicroPython's own framebuf,
 buttons as a queue of (name, kind) events delivered one per poll, recorded
-sound, dict storage, and virtual time that moves when the firmware sleeps.
+sound, dict storage (or files in a directory: FlashDirectory), and virtual
+time that moves when the firmware sleeps.
 """
 
 import io
@@ -124,16 +125,66 @@ class FakeReplacement:
         return False
 
 
+class FlashDirectory:
+    """FakeStorage's contract on files in `root`: outside the heap, as the Pico's flash is (the memory runs).
+
+    A dict of bytes keeps every saved file in the heap the firmware is measured in,
+    and each save's new copy among the game's own objects."""
+
+    def __init__(self, root):
+        import os
+
+        try:
+            os.mkdir(root)
+        except OSError:  # there already
+            pass
+        self.root = root
+
+    def read(self, name):
+        file = self.open_read(name)
+        if file is None:
+            return None
+        with file:
+            return file.read()
+
+    def open_read(self, name):
+        try:
+            return open(self.root + "/" + name, "rb")
+        except OSError:
+            return None
+
+    def replace(self, name):
+        return open(self.root + "/" + name, "wb")
+
+    def write_atomic(self, name, data):
+        with self.replace(name) as file:
+            file.write(data)
+
+    def remove(self, name):
+        import os
+
+        try:
+            os.remove(self.root + "/" + name)
+        except OSError:
+            return False
+        return True
+
+    def names(self):
+        import os
+
+        return sorted(os.listdir(self.root))
+
+
 class Reset(BaseException):
     """Raised by the fake device's reset(), which on the Pico never returns."""
 
 
 class FakeDevice:
-    def __init__(self, buttons=("up", "down", "left", "right", "a", "b")):
+    def __init__(self, buttons=("up", "down", "left", "right", "a", "b"), storage=None):
         self.display = FakeDisplay()
         self.buttons = FakeButtons(buttons)
         self.sound = FakeSound()
-        self.storage = FakeStorage()
+        self.storage = FakeStorage() if storage is None else storage
         self.now = 0
 
     def ticks_ms(self):
@@ -244,11 +295,16 @@ class Driver:
 
     def menu_to(self, label):
         """Move the highlight of the current menu onto `label` and select it."""
+        self.press("down", self.downs_to(label))
+        self.press("a")
+
+    def downs_to(self, label):
+        # A frame of its own: MicroPython's collector reads a running frame's whole value stack, so the
+        # menu, had menu_to() held it, would have kept the menus' code in the heap while a game starts.
         menu = self.app.screen
         labels = [item.label for item in menu.items]
         assert label in labels, "%r not in menu %r: %r" % (label, menu.title, labels)
-        self.press("down", (labels.index(label) - menu.index) % len(labels))
-        self.press("a")
+        return (labels.index(label) - menu.index) % len(labels)
 
     def cursor_to(self, square):
         screen = self.app.screen

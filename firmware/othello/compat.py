@@ -4,6 +4,7 @@ Everything else in `othello` imports these names instead of probing the
 interpreter itself.
 """
 
+import gc
 import sys
 import time
 
@@ -70,19 +71,53 @@ else:  # CPython: the same counters, wrapping as they do on the Pico
 
 
 def release_module(name):
-    """Forget the imported module `name` (a dotted name), so that the garbage collector can free its code
-    once nothing else refers to it; the next import loads it again.
+    """Forget the imported module `name` (a dotted name) and empty its namespace, so that the garbage
+    collector can free its code; the next import loads it again.
 
     The firmware lets go of code it does not need for a while (the menus
-    during a game, the board-config checks after power-up): on the Pico a
-    module's code lives in the heap. On CPython this does nothing: memory is
-    plentiful there, and tests and tools hold the classes of these modules,
-    which a reload would replace with new ones that isinstance() does not
-    recognise.
+    during a game, the board-config checks after power-up, the opening book
+    past the opening): on the Pico a module's code lives in the heap.
+    Emptying the namespace frees the code even while some word still points
+    at the module object: MicroPython's collector takes every word on the C
+    stack that looks like a pointer for one, and this function's frame, just
+    ended, lies where the collection that follows runs (that kept the menus'
+    code in the heap through the game screen's import on the 32-bit build).
+    So nothing may still use the module's code when it is let go.
+
+    On CPython this does nothing: memory is plentiful there, and tests and
+    tools hold the classes of these modules, which a reload would replace
+    with new ones that isinstance() does not recognise.
     """
     if sys.implementation.name != "micropython":
         return
     module = sys.modules.pop(name, None)
+    if module is None:
+        return
     parent, _, child = name.rpartition(".")
-    if module is not None and parent in sys.modules and hasattr(sys.modules[parent], child):
+    if parent in sys.modules and hasattr(sys.modules[parent], child):
         delattr(sys.modules[parent], child)
+    module.__dict__.clear()
+
+
+COLLECT_EVERY = 8192  # bytes allocated between the collections main.py asks for at power-up (collect_every)
+
+
+def collect_every(amount):
+    """Have MicroPython collect after every `amount` bytes allocated as well as when an allocation finds no
+    room (None: only then); returns the setting it replaces. On CPython this does nothing (returns None).
+
+    Collecting only when the heap is full leaves what each moment allocated
+    and dropped scattered through it, and what lives on (a game's moves, a
+    screen's code) is placed between the remains: the free room ends in
+    holes too small for the next screen's code, with 30 KB free in all.
+    main.py collects every COLLECT_EVERY bytes from power-up on. The game
+    screen stops it while the computer thinks: what the search allocates is
+    its call frames, each freed as the call returns, about 500 bytes a node,
+    and a collection every few dozen nodes would cost the Pico a good part of
+    each move.
+    """
+    if not hasattr(gc, "threshold"):
+        return None
+    previous = gc.threshold()
+    gc.threshold(-1 if amount is None else amount)
+    return None if previous < 0 else previous

@@ -110,6 +110,11 @@ class App:
         """One turn of the main loop; an unexpected error shows the crash screen instead of stopping."""
         try:
             self.loop_once()
+            if self.next_place is not None:
+                # Here, once loop_once has returned: MicroPython's collector reads a running frame's whole
+                # value stack, where the closed screen's handler stays until the frame ends, and through
+                # it the code arrive() is about to let go.
+                self.arrive()
         except Exception as error:
             self.fail(error)
 
@@ -123,10 +128,10 @@ class App:
                 self.dirty = True
             self.screen.handle(action)
             if self.next_place is not None:
-                self.arrive()
+                return  # the screens are closed: step() opens the next one, and it takes the other actions
         self.screen.tick(self.device.ticks_ms())
         if self.next_place is not None:
-            self.arrive()
+            return
         if self.notice is not None and self.ticks_diff(now, self.notice_until) >= 0:
             self.notice = None
             self.dirty = True
@@ -200,8 +205,9 @@ class App:
         self.move_to(TO_GAME)
 
     def move_to(self, place):
-        # The screens close now; the next one opens when the key that asked has been handled (arrive()),
-        # as until then the closed screens' code is still running and could not leave the heap.
+        # The screens close now; the next one opens when the key that asked has been handled (step()
+        # calls arrive()), as until then the closed screens' code is still running and could not leave
+        # the heap.
         self.close_all()
         self.next_place = place
         self.dirty = True

@@ -16,7 +16,7 @@ device alive: it reads the buttons (A or a direction hurries the computer,
 B cancels into the game menu), turns the indicator and runs the buzzer.
 """
 
-from othello.compat import popcount
+from othello.compat import collect_every, popcount
 from othello.match import MATCH_RACE, MATCH_SINGLE
 from othello.notation import square_name
 from othello.scoring import END_TIME
@@ -163,9 +163,11 @@ class GameScreen(Screen):
         self.hurry = self.cancel = False
         self.spin_at = self.poll_at = now
         app.redraw()
+        collecting = collect_every(None)  # the search's allocations are its call frames (compat.collect_every)
         try:
             decision = run(self.should_stop, app.device.ticks_ms)
         finally:
+            collect_every(collecting)
             self.thinking = None
             app.dirty = True
         return None if self.cancel else decision
