@@ -1,7 +1,9 @@
-"""The one place where CPython and MicroPython differ for the game logic.
+"""The one place where CPython and MicroPython differ for the game logic, and the heap's upkeep.
 
 Everything else in `othello` imports these names instead of probing the
-interpreter itself.
+interpreter itself. The heap's upkeep on the device (release_module,
+collect_every: main.py, the UI and the player use them) does nothing on
+CPython.
 """
 
 import gc
