@@ -295,10 +295,23 @@ def _buzzer(check, data):
     return check.pin(section, "pin", "buzzer.pin")
 
 
+UTF8_BOM = b"\xef\xbb\xbf"  # what Windows Notepad puts before UTF-8 text
+
+
+def _json_text(data):
+    """The text of a config file's bytes: UTF-8, with or without a byte-order mark."""
+    if data[:3] == UTF8_BOM:
+        data = data[3:]
+    try:
+        return data.decode()
+    except UnicodeError:  # (CPython's UnicodeDecodeError is one)
+        raise ConfigError(["not UTF-8 text: a board config is JSON saved as UTF-8"])
+
+
 def load_config(source):
     """A BoardConfig from a dict or JSON text; raises ConfigError listing every problem."""
     if isinstance(source, (bytes, bytearray)):
-        source = bytes(source).decode()
+        source = _json_text(bytes(source))
     if isinstance(source, str):
         try:
             source = json.loads(source)

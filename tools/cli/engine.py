@@ -9,7 +9,6 @@
 """
 
 import multiprocessing
-import os
 import sys
 import time
 
@@ -19,12 +18,19 @@ from othello.geometry import geometry as shared_geometry
 from othello.notation import NotationError, is_position_text, parse_square, square_name
 from othello.perft import children, perft
 from othello.variant import BLACK, COLOUR_NAMES, STARTS, WHITE, Variant
+from cli.values import DEFAULT_JOBS, JOBS, seconds, whole_number
 
 # Below this depth a perft takes well under a second: processes would only add start-up time.
 PARALLEL_MIN_DEPTH = 7
 # Subtrees per worker process: many small tasks keep both cores busy to the end.
 TASKS_PER_JOB = 16
 PROGRESS_AFTER_S = 1.0
+# Deep counts are cut into subtrees of at most this depth (well under a second each), so progress shows
+# from the first second, and its estimate of the time left is fair.
+SUBTREE_DEPTH = 7
+# perft 14 from the start is 184,042,084,512 leaves, about a day at the ~2 million leaves/s of two cores;
+# each ply more multiplies it by about ten.
+MAX_PERFT_DEPTH = 14
 
 
 class CommandError(Exception):
@@ -38,14 +44,20 @@ def register(subparsers):
         description="Count the leaf positions DEPTH plies ahead (a forced pass is one ply, a game that "
         "ends earlier is one leaf). Progress and timing go to stderr; the last line on stdout is the count.",
     )
-    perft_parser.add_argument("depth", type=int, metavar="DEPTH")
+    perft_parser.add_argument(
+        "depth",
+        type=whole_number(0, MAX_PERFT_DEPTH, "perft %d from the start takes about a day, each ply more ten times as long"
+                          % MAX_PERFT_DEPTH),
+        metavar="DEPTH",
+        help="plies to look ahead, 0 to %d" % MAX_PERFT_DEPTH,
+    )
     perft_parser.add_argument(
         "--position",
         metavar="POS",
         help="start from this position (64-character format with side to move) or transcript; default: the start",
     )
     perft_parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="worker processes (default: one per CPU)"
+        "--jobs", type=JOBS, default=DEFAULT_JOBS, metavar="N", help="worker processes (default: one per CPU)"
     )
     perft_parser.add_argument("--divide", action="store_true", help="also print the count below each root move")
     add_variant_options(perft_parser)
@@ -70,7 +82,7 @@ def register(subparsers):
     bench_parser.add_argument(
         "--interpreter", choices=("cpython", "unix", "wasm", "all"), default="cpython", help="where to run (default: cpython)"
     )
-    bench_parser.add_argument("--seconds", type=float, default=1.0, help="time for each move-generation figure")
+    bench_parser.add_argument("--seconds", type=seconds(60), default=1.0, help="time for each move-generation figure")
     bench_parser.set_defaults(func=run_bench)
 
 
@@ -80,7 +92,7 @@ def add_variant_options(parser):
     group.add_argument("--start", choices=STARTS, help="centre set-up: othello (default), parallel, empty (Reversi)")
     group.add_argument("--white-first", action="store_true", help="White moves first")
     group.add_argument("--anti", action="store_true", help="Anti-Othello: fewer discs wins")
-    group.add_argument("--handicap", type=int, default=0, metavar="N", help="corner discs given before the first move (1-4)")
+    group.add_argument("--handicap", type=whole_number(0, 4), default=0, metavar="N", help="corner discs given before the first move (1-4)")
     group.add_argument("--handicap-to", choices=("black", "white"), default="black", help="who gets the handicap corners")
     group.add_argument("--hole", metavar="SQUARE", help="black-hole square, e.g. c3")
 
@@ -186,10 +198,6 @@ def describe_result(result):
 
 @failing
 def run_perft(args):
-    if args.depth < 0:
-        raise CommandError("DEPTH must be 0 or more, not %d" % args.depth)
-    if args.jobs < 1:
-        raise CommandError("--jobs must be at least 1, not %d" % args.jobs)
     if args.position is None:
         board = Board(variant_from(args))
     else:
@@ -225,8 +233,11 @@ class Progress:
         now = time.monotonic()
         if now - self.started >= PROGRESS_AFTER_S and (now - self.last >= PROGRESS_AFTER_S or done == tasks):
             self.last = now
+            elapsed = now - self.started
+            left = "" if done == tasks else ", about %.0f s left" % (elapsed * (tasks - done) / done)
             sys.stderr.write(
-                "perft %d: %d/%d subtrees, %d leaves so far, %.1f s\n" % (self.depth, done, tasks, leaves, now - self.started)
+                "perft %d: %d/%d subtrees, %s leaves so far, %.1f s%s\n"
+                % (self.depth, done, tasks, "{:,}".format(leaves), elapsed, left)
             )
 
 
@@ -235,9 +246,11 @@ def count(geometry, root, depth, jobs, progress, divide=False):
 
     Deep runs with several jobs are split into subtrees counted by a pool of
     processes; `divide` splits at least at the root, for the per-move counts.
+    Subtrees are at most SUBTREE_DEPTH deep, so that progress comes often.
     """
     parallel = jobs > 1 and depth >= PARALLEL_MIN_DEPTH
-    tasks, finished = split(geometry, root, depth, jobs * TASKS_PER_JOB if parallel else 1, 1 if divide else 0)
+    min_plies = max(1 if divide else 0, depth - SUBTREE_DEPTH)
+    tasks, finished = split(geometry, root, depth, jobs * TASKS_PER_JOB if parallel else 1, min_plies)
     total = 0
     per_root = {}
     for root_move, leaves in finished:
@@ -252,6 +265,9 @@ def count(geometry, root, depth, jobs, progress, divide=False):
         results = pool.imap_unordered(count_indexed, enumerate(jobs_args))
     else:
         results = map(count_indexed, enumerate(jobs_args))
+    if depth > SUBTREE_DEPTH:
+        sys.stderr.write("perft %d: %d subtrees of depth %d on %d process%s\n" % (
+            depth, len(tasks), tasks[0][3] if tasks else 0, processes, "" if processes == 1 else "es"))
     try:
         for done, (index, leaves) in enumerate(results, 1):
             total += leaves

@@ -26,7 +26,12 @@ def check_config(args):
     status = 0
     for name in files:
         try:
-            config = hw.read_config(name)
+            with open(name, "rb") as file:
+                config = hw.load_config(file.read())
+        except OSError as error:
+            status = 1
+            print("%s: cannot be read (%s)" % (name, error.strerror or error))
+            continue
         except hw.ConfigError as error:
             status = 1
             for line in error.errors:
