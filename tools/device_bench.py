@@ -3,7 +3,7 @@
 The Pico runs it through `mpremote mount firmware/ + run tools/device_bench.py`; the host runs it
 under MicroPython with firmware/ on the path:
 
-    MICROPYPATH=firmware .venv/bin/micropython -X heapsize=192K tools/device_bench.py [--quick]
+    MICROPYPATH=firmware .venv/bin/micropython -X heapsize=256K tools/device_bench.py [--quick]    # 256K: compiling the sources takes heap (docs/HARDWARE.md)
 
 It prints one `name value` line per figure, like othello.bench:
 - kernel: the kernel searches get on this interpreter (viper fast path or plain);

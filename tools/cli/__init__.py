@@ -6,6 +6,9 @@ subcommands with their help, and sets `func(args) -> exit status` on each.
 
 import argparse
 import importlib
+import sys
+
+from cli.values import looks_like_squares
 
 COMMAND_MODULES = (
     "cli.engine",  # perft, show, bench
@@ -27,5 +30,9 @@ def build_parser():
 
 
 def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # A position's squares may begin with '-' (an empty a1), which argparse takes for an option.
+    # It reads a word with a space in it as a value, and a position ignores the space.
+    argv = [word + " " if word.startswith("-") and looks_like_squares(word) else word for word in argv]
     args = build_parser().parse_args(argv)
     return args.func(args)

@@ -18,7 +18,7 @@ from othello.geometry import geometry as shared_geometry
 from othello.notation import NotationError, is_position_text, parse_square, square_name
 from othello.perft import children, perft
 from othello.variant import BLACK, COLOUR_NAMES, STARTS, WHITE, Variant
-from cli.values import DEFAULT_JOBS, JOBS, seconds, whole_number
+from cli.values import DEFAULT_JOBS, JOBS, looks_like_squares, seconds, whole_number
 
 # Below this depth a perft takes well under a second: processes would only add start-up time.
 PARALLEL_MIN_DEPTH = 7
@@ -69,7 +69,9 @@ def register(subparsers):
         description="Draw a position (64-character format with side to move) or the position after a "
         "transcript such as f5d6c3, with the legal moves marked '*', the disc counts and the side to move.",
     )
-    show_parser.add_argument("text", metavar="POS_OR_TRANSCRIPT", nargs="?", default="")
+    show_parser.add_argument(
+        "text", metavar="POS_OR_TRANSCRIPT", nargs="*", help="a position (squares, then X or O for the side to move; the "
+        "two may be separate words) or a transcript; none: the start")
     add_variant_options(show_parser)
     show_parser.set_defaults(func=run_show)
 
@@ -120,6 +122,10 @@ def variant_from(args):
 def load(text, args):
     """(board, game or None) for a position string or a transcript (played in a Game, for its moves)."""
     variant = variant_from(args)
+    words = text.split()
+    if len(words) == 1 and looks_like_squares(words[0]):
+        raise CommandError("the side to move is missing: put X (Black) or O (White) after the squares, "
+                           "e.g. \"%s X\"" % words[0])
     position = is_position_text(text)
     try:
         if position:
@@ -156,7 +162,7 @@ def failing(func):
 
 @failing
 def run_show(args):
-    board, game = load(args.text, args)
+    board, game = load(" ".join(args.text), args)
     print(describe(board, game))
     return 0
 

@@ -73,6 +73,15 @@ def seconds(high=MAX_SECONDS):
     return parse
 
 
+SQUARE_CHARS = set("-.XxOoBbWw#*")
+MIN_SQUARES = 36  # the smallest board, 6x6
+
+
+def looks_like_squares(word):
+    """A position's squares: a word of board characters only, at least a 6x6 board's worth."""
+    return len(word) >= MIN_SQUARES and set(word) <= SQUARE_CHARS
+
+
 COUNT = whole_number(1)  # nodes, games: something to do at least once
 JOBS = whole_number(1, MAX_JOBS, "more processes than CPUs only slow each other down")
 LEVEL = whole_number(1, len(LEVELS))
