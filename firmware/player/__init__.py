@@ -20,7 +20,10 @@ Arguments common to both:
                    the search never runs past it (at most engine.MAX_TIME_MS,
                    about three days: the tick counters wrap)
 think() also takes
-    node_limit     nodes instead of the level's node budget (deterministic)
+    node_limit     nodes instead of the level's node budget (deterministic); it
+                   stands for the solver's budget too unless solve_node_limit
+                   is given, and the midgame search gets all of it
+    solve_node_limit  nodes for the endgame solver instead of the level's
     rng_seed       fixes the weaker levels' errors and the book's choice;
                    without it every game differs
 """
@@ -31,11 +34,13 @@ from player.solver import solve
 
 __all__ = ("LEVELS", "Level", "Decision", "think", "hint", "solve", "prepare")
 
-def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None):
+def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,
+          solve_node_limit=None):
     """The move the computer plays at `level` (1..len(LEVELS)) for the side to move: a Decision."""
     if not isinstance(level, int) or not 1 <= level <= len(LEVELS):
         raise ValueError("level must be a whole number from 1 to %d, not %r" % (len(LEVELS), level))
-    return decide(board, LEVELS[level - 1], should_stop, now, node_limit, time_limit_ms, rng_seed, level)
+    return decide(board, LEVELS[level - 1], should_stop, now, node_limit, time_limit_ms, rng_seed, level,
+                  solve_node_limit)
 
 
 def hint(board, should_stop=None, now=None, time_limit_ms=None):

@@ -43,9 +43,10 @@ class Decision:
     elapsed_ms  time taken
     level       the level number (None for a hint)
     book        the move came from the opening book
+    solver_nodes  the part of `nodes` the endgame solver searched (the rest is the midgame search's)
     """
 
-    def __init__(self, square, score, exact, depth, nodes, elapsed_ms, level, size, book=False):
+    def __init__(self, square, score, exact, depth, nodes, elapsed_ms, level, size, book=False, solver_nodes=0):
         self.square = square
         self.score = score
         self.exact = exact
@@ -55,6 +56,7 @@ class Decision:
         self.level = level
         self.size = size
         self.book = book
+        self.solver_nodes = solver_nodes
 
     def move_name(self):
         return "pass" if self.square == PASS else square_name(self.square, self.size)
@@ -187,10 +189,11 @@ def prepare(variant):
 
 
 def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,
-           level_number=None):
+           level_number=None, solve_node_limit=None):
     """The move `level` (a levels.Level) plays on `board`; see player.think for the arguments."""
     try:
-        return _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed, level_number)
+        return _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed, level_number,
+                       solve_node_limit)
     finally:
         # The searcher outlives the caller: a should_stop bound to a screen would keep that screen, and
         # the code of its module, in the heap until the next search (after a menu, a game's book moves).
@@ -198,7 +201,7 @@ def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit
             _engine[0].searcher.finish()
 
 
-def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed, level_number):
+def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed, level_number, solve_node_limit):
     if board.is_game_over():
         raise ValueError("the game is over: there is no move to choose")
     now = ticks_ms if now is None else now
@@ -210,9 +213,11 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     searcher = engine.searcher
     searcher.evaluator = engine.evaluator(level.style)
 
+    solver_nodes = 0
+
     def finish(square, score, exact, depth, nodes, from_book=False):
         return Decision(square, score, exact, depth, nodes, ticks_diff(now(), started), level_number,
-                        board.size, from_book)
+                        board.size, from_book, solver_nodes)
 
     if board.in_placement_phase():
         square, score = _placement(board, engine, level, rng)
@@ -228,11 +233,13 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     empties = searcher.root_empties
     nodes = 0
     if empties <= level.exact:
-        limit = level.solve_nodes if node_limit is None else node_limit
+        explicit = node_limit if solve_node_limit is None else solve_node_limit
+        limit = level.solve_nodes if explicit is None else explicit
         # A solve may take SOLVE_SHARE percent of the time: if it does not finish, the midgame search
         # falls back on the rest (on the host, on the same share of the node budget).
         solve_deadline = ticks_add(started, time_ms * SOLVE_SHARE // 100)
-        kind, score, square, nodes = _solve_stage(engine, count, limit, node_limit, solve_deadline, now, should_stop)
+        kind, score, square, nodes = _solve_stage(engine, count, limit, explicit, solve_deadline, now, should_stop)
+        solver_nodes = nodes
         if kind == SOLVED:
             return finish(PASS if square is None else square, score, True, empties, nodes)
         if kind == OUTCOME:

@@ -156,6 +156,7 @@ class Searcher:
         `deadline` is a tick value of `now` (a ticks_ms-like function).
         """
         self.nodes = 0
+        self.iteration_depth = 0  # the midgame iteration under way (for progress reports), 0 when solving
         self.node_limit = NO_LIMIT if node_limit is None else node_limit
         self.deadline = deadline
         self.now = ticks_ms if now is None else now
@@ -280,6 +281,7 @@ class Searcher:
         # a pass does not use depth: a line of depth d may need the kernel's plies up to 2d
         max_depth = min(max_depth, self.kernel.max_ply // 2)
         for depth in range(1, max_depth + 1):
+            self.iteration_depth = depth
             try:
                 self.search_root(depth, -INFINITY, INFINITY, False, margin)
             except SearchStopped:

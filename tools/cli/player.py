@@ -1,39 +1,53 @@
 """Computer-player commands: solve, analyse, match.
 
-    othello solve "--OOOOO-XXOOOX--XXXOOOO-XXXXOXOOXXXOXOO--XXXXOO---XOXX-----OOOO- X"
+    othello solve "--X--X--OOXXXX--OOXXOX--XOXOOXO-XOOOOXO-XOOOXXOOXOOOOXO-XXXXXXX- X"
     othello analyse f5d6c3d3c4 --level 6
-    othello analyse "<position>" --nodes 50000
+    othello analyse "<position>" --nodes 50000 --all
+    othello analyse "<position>" --time 5 --json
     othello match --black 8 --white pos4 --games 40 --seed 1
 
 POS is a position (64-character format and side to move, 36 or 100 characters
 for the other sizes) or a transcript from the start; the variant options of
 `othello show` apply. Players for `match`: a level number 1..8, `random`,
 `greedy` (most discs flipped now) or `posK`, a K-ply alpha-beta search on the
-classic square table (e.g. pos4).
+classic square table (e.g. pos4). Long work reports its progress on stderr
+from its first second; --json puts one JSON object on stdout instead of text.
 """
 
+import argparse
+import json
 import math
 import multiprocessing
-import os
 import random
 import sys
 import time
 from pathlib import Path
 
 from cli.engine import CommandError, add_variant_options, describe, failing, load
+from cli.values import COUNT, DEFAULT_JOBS, JOBS, LEVEL, seconds, whole_number
 from othello.board import PASS, Board
 from othello.compat import popcount
-from othello.notation import square_name
-from othello.variant import BLACK, WHITE, Variant
-from player import LEVELS, solve, think
-from player.engine import MAX_TIME_MS
-from player.evaluation import DISC, POSITIONAL_VALUES, SquareEvaluator
-from player.search import INFINITY, Searcher, SearchStopped, TranspositionTable
 from othello.kernel import Kernel
+from othello.kernels import make_kernel
+from othello.notation import square_name
+from othello.variant import BLACK, COLOUR_NAMES, WHITE, Variant
+from player import LEVELS, Level, solve, think
+from player.engine import MAX_PLY, MAX_TIME_MS, SOLVE_SHARE, decide, engine_for
+from player.evaluation import DISC, POSITIONAL_VALUES, SquareEvaluator
+from player.search import INFINITY, NO_LIMIT, Searcher, SearchStopped, TranspositionTable
 
 OPENINGS_FILE = Path(__file__).resolve().parent.parent / "match_openings.txt"
 NO_DEADLINE_MS = MAX_TIME_MS
 SOLVE_TABLE_BITS = 20  # the host can afford a big table (9 MB)
+PROGRESS_S = 1.0  # seconds between progress lines on stderr
+# The plain solver on this 2-core machine: 14 empties in about a second, 18 in 20 s to 2 min, each
+# empty square more about 4 times as long.
+SOLVE_SLOW_EMPTIES = 16  # from here a solve says it may take minutes
+SOLVE_REACH_EMPTIES = 20  # beyond this a solve without --time or --nodes would run for hours or more
+MAX_POS_DEPTH = 10  # posK beyond this takes minutes a move
+MAX_GAMES = 100000
+EXAMPLE_POSITION = "--X--X--OOXXXX--OOXXOX--XOXOOXO-XOOOOXO-XOOOXXOOXOOOOXO-XXXXXXX- X"
+TOP = LEVELS[-1]
 
 
 def register(subparsers):
@@ -43,11 +57,15 @@ def register(subparsers):
         description="Solve POS exactly: the WOF score for the side to move under perfect play (disc "
         "difference, empty squares to the winner; in Anti-Othello a positive score is a win by fewer "
         "discs) and one best move. The last line is `score <N> move <square>` (`move pass` when the side "
-        "to move must pass, `move none` when the game is over).",
+        "to move must pass, `move none` when the game is over). Progress goes to stderr every second. "
+        "Positions of more than %d empty squares are refused unless --time or --nodes limits the "
+        "attempt; exit status 1 when a limit stops the solver." % SOLVE_REACH_EMPTIES,
+        epilog='example: othello solve "%s" (Black wins by 14, under a second)' % EXAMPLE_POSITION,
     )
     solve_parser.add_argument("position", nargs="+", metavar="POS")
-    solve_parser.add_argument("--time", type=float, metavar="S", help="give up after S seconds")
-    solve_parser.add_argument("--nodes", type=int, metavar="N", help="give up after N nodes")
+    solve_parser.add_argument("--time", type=seconds(), metavar="S", help="give up after S seconds")
+    solve_parser.add_argument("--nodes", type=COUNT, metavar="N", help="give up after N nodes")
+    solve_parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     add_variant_options(solve_parser)
     solve_parser.set_defaults(func=run_solve)
 
@@ -55,14 +73,29 @@ def register(subparsers):
         "analyse",
         help="the computer player's move and evaluation for a position",
         description="Search POS as the computer player does and print the best move, its evaluation in "
-        "discs (exact when solved), the depth reached, the nodes searched and the time taken.",
+        "discs (exact when solved), the depth reached, the nodes searched (the endgame solver's and the "
+        "midgame search's) and the time taken. A level searches with two budgets: from its solving point "
+        "(level %d: %d empties) the exact solver runs first with its nodes, and if it does not finish the "
+        "midgame search plays with the rest of the midgame nodes (%d%%). --nodes, --solver-nodes, --time "
+        "and --depth replace the level's budgets; progress goes to stderr every second."
+        % (TOP.number, TOP.exact, 100 - SOLVE_SHARE),
     )
     analyse_parser.add_argument("position", nargs="+", metavar="POS")
-    budget = analyse_parser.add_mutually_exclusive_group()
-    budget.add_argument("--level", type=int, metavar="L", help="play as level L (1-%d; default %d)" % (len(LEVELS), len(LEVELS)))
-    budget.add_argument("--nodes", type=int, metavar="N", help="top level with N search nodes")
-    budget.add_argument("--time", type=float, metavar="S", help="top level with S seconds")
-    analyse_parser.add_argument("--seed", type=int, default=0, help="seed for the weaker levels' errors")
+    analyse_parser.add_argument("--level", type=LEVEL, metavar="L", help="play as level L (1-%d; default %d): its "
+                                "evaluation, errors, book, solving point and budgets" % (len(LEVELS), len(LEVELS)))
+    analyse_parser.add_argument("--nodes", type=COUNT, metavar="N", help="the midgame search's node budget instead "
+                                "of the level's (level %d: %d); the search gets all N, also after a solve that "
+                                "did not finish" % (TOP.number, TOP.nodes))
+    analyse_parser.add_argument("--solver-nodes", type=COUNT, metavar="N", help="the exact solver's node budget "
+                                "instead of the level's (level %d: %d)" % (TOP.number, TOP.solve_nodes))
+    analyse_parser.add_argument("--time", type=seconds(), metavar="S", help="search for S seconds, without node "
+                                "budgets unless given: the solver up to %d%% of S, then the midgame search" % SOLVE_SHARE)
+    analyse_parser.add_argument("--depth", type=whole_number(1, MAX_PLY // 2), metavar="D", help="search the "
+                                "midgame D plies deep (1-%d), without a node budget unless --nodes" % (MAX_PLY // 2))
+    analyse_parser.add_argument("--all", action="store_true", help="also score every legal move: the position "
+                                "after each is searched with the same budgets (--time is shared out)")
+    analyse_parser.add_argument("--seed", type=whole_number(), default=0, help="seed for the weaker levels' errors")
+    analyse_parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     add_variant_options(analyse_parser)
     analyse_parser.set_defaults(func=run_analyse)
 
@@ -71,17 +104,25 @@ def register(subparsers):
         help="play games between levels or baseline players",
         description="Play GAMES games between two players, alternating colours over a set of balanced "
         "openings (each opening twice, once with either colour). Players: a level 1-%d, random, greedy, "
-        "or posK (a K-ply search on the classic square table). Levels play with their node budgets and no "
-        "deadline, so a match replays the same games on any machine. Progress goes to stderr; the summary "
-        "is from the side of --black's player." % len(LEVELS),
+        "or posK (a K-ply search on the classic square table, K 1-%d). Levels play with their node budgets "
+        "and no deadline, so a match replays the same games on any machine. Progress goes to stderr (each "
+        "game, and a game still running every few seconds); the summary is from the side of --black's "
+        "player." % (len(LEVELS), MAX_POS_DEPTH),
     )
-    match_parser.add_argument("--black", required=True, metavar="A", help="first player (Black in game 1)")
-    match_parser.add_argument("--white", required=True, metavar="B", help="second player (White in game 1)")
-    match_parser.add_argument("--games", type=int, default=20, metavar="N")
-    match_parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed for openings and the levels' errors")
-    match_parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="worker processes")
+    match_parser.add_argument("--black", required=True, type=player_spec, metavar="A",
+                              help="first player (Black in game 1)")
+    match_parser.add_argument("--white", required=True, type=player_spec, metavar="B",
+                              help="second player (White in game 1)")
+    match_parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=20, metavar="N",
+                              help="games to play (1-%d, default 20)" % MAX_GAMES)
+    match_parser.add_argument("--seed", type=whole_number(), default=1, metavar="S",
+                              help="seed for openings and the levels' errors")
+    match_parser.add_argument("--jobs", type=JOBS, default=DEFAULT_JOBS, metavar="N",
+                              help="worker processes (default: one per CPU)")
     match_parser.add_argument("--size", type=int, choices=(6, 8, 10), default=8, help="board size (default 8)")
     match_parser.add_argument("--anti", action="store_true", help="Anti-Othello: fewer discs wins")
+    match_parser.add_argument("--json", action="store_true", help="print one JSON object (summary and every "
+                              "game) instead of text")
     match_parser.set_defaults(func=run_match)
 
     bench_parser = subparsers.add_parser(
@@ -93,10 +134,51 @@ def register(subparsers):
         "starts with an empty table; the solver sizes stop at the first one over --limit seconds.",
     )
     bench_parser.add_argument("--interpreter", choices=("cpython", "unix", "wasm", "all"), default="all")
-    bench_parser.add_argument("--nodes", type=int, default=4000, help="search nodes per midgame position")
-    bench_parser.add_argument("--limit", type=float, default=10.0, help="stop solving after a size takes this long")
-    bench_parser.add_argument("--seed", type=int, default=3, help="seed of the self-play game")
+    bench_parser.add_argument("--nodes", type=COUNT, default=4000, help="search nodes per midgame position")
+    bench_parser.add_argument("--limit", type=seconds(), default=10.0, help="stop solving after a size takes this long")
+    bench_parser.add_argument("--seed", type=whole_number(), default=3, help="seed of the self-play game")
     bench_parser.set_defaults(func=run_player_bench)
+
+
+class Ticker:
+    """A should_stop callback that never stops but writes report(seconds so far) to stderr every PROGRESS_S."""
+
+    def __init__(self, report):
+        self.report = report
+        self.started = time.monotonic()
+        self.next = self.started + PROGRESS_S
+
+    def __call__(self):
+        now = time.monotonic()
+        if now >= self.next:
+            self.next = now + PROGRESS_S
+            sys.stderr.write(self.report(now - self.started) + "\n")
+            sys.stderr.flush()
+        return False
+
+
+def move_text(square, size):
+    if square is None:
+        return "none"
+    return "pass" if square == PASS else square_name(square, size)
+
+
+def number(value):
+    return "{:,}".format(value)
+
+
+def side_name(board):
+    return COLOUR_NAMES[board.turn]
+
+
+def load_position(args):
+    """The board of the POS words; an empty POS (an unset "$POSITION") is refused, not taken as the start."""
+    text = " ".join(args.position)
+    if not text.strip():
+        raise CommandError('POS is empty: give a position (64 squares, then X or O for the side to move) or a '
+                           'transcript such as f5d6c3, e.g. othello %s "%s"' % (args.command, EXAMPLE_POSITION))
+    board, _ = load(text, args)
+    return board
 
 
 # ----- solve ---------------------------------------------------------------------
@@ -104,57 +186,230 @@ def register(subparsers):
 
 @failing
 def run_solve(args):
-    board, _ = load(" ".join(args.position), args)
+    board = load_position(args)
     if board.in_placement_phase():
         raise CommandError("the solver starts once the four centre discs are placed")
-    print(describe(board))
+    empties = board.empties()
+    limited = args.time is not None or args.nodes is not None
+    if empties > SOLVE_REACH_EMPTIES and not limited and not board.is_game_over():
+        raise CommandError(
+            "%d empty squares is far beyond the exact solver: %d empties take from 20 s to minutes on a small "
+            "PC, and each empty square more about 4 times as long. Give --time S or --nodes N to try within a "
+            "limit, or ask `othello analyse` for the computer player's estimate" % (empties, SOLVE_REACH_EMPTIES - 2))
+    if not args.json:
+        print(describe(board))
+    if empties >= SOLVE_SLOW_EMPTIES and not board.is_game_over():
+        sys.stderr.write("solve: %d empties may take minutes; progress every second\n" % empties)
+    searcher = Searcher(make_kernel(board.geometry, 2 * empties + 2), TranspositionTable(SOLVE_TABLE_BITS),
+                        board.variant.anti)
+    progress = Ticker(lambda elapsed: solve_progress(searcher, board.size, elapsed))
     started = time.monotonic()
     try:
         score, square = solve(board, node_limit=args.nodes,
-                              time_limit_ms=None if args.time is None else int(args.time * 1000),
-                              table_bits=SOLVE_TABLE_BITS)
+                              time_limit_ms=None if args.time is None else max(1, int(args.time * 1000)),
+                              should_stop=progress, searcher=searcher)
     except SearchStopped:
-        raise CommandError("not solved within the limit given")
+        return report_unsolved(args, board, searcher, time.monotonic() - started)
     elapsed = time.monotonic() - started
-    if square is None:
-        move = "none"
-    elif square == PASS:
-        move = "pass"
-    else:
-        move = square_name(square, board.size)
     verdict = "win" if score > 0 else "loss" if score < 0 else "draw"
-    print("%s to move: %s by %d with perfect play (%d empties, %.2f s)" % (
-        "Black" if board.turn == BLACK else "White", verdict, abs(score), board.empties(), elapsed))
-    print("score %d move %s" % (score, move))
+    if args.json:
+        print(json.dumps(dict(position_fields(board), solved=True, score=score, result=verdict,
+                              move=None if square is None else move_text(square, board.size),
+                              nodes=searcher.nodes, seconds=round(elapsed, 3))))
+        return 0
+    print("%s to move: %s by %d with perfect play (%d empties, %s nodes, %.2f s)" % (
+        side_name(board), verdict, abs(score), empties, number(searcher.nodes), elapsed))
+    print("score %d move %s" % (score, move_text(square, board.size)))
     return 0
+
+
+OUTCOME_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def solve_progress(searcher, size, elapsed):
+    if searcher.outcome is None:
+        stage = "win, draw or loss?"
+    else:
+        stage = "%s proven (%s), now the margin" % (OUTCOME_WORDS[searcher.outcome],
+                                                   move_text(searcher.outcome_square, size))
+    done = ""
+    if searcher.root_count:
+        done = ", %d/%d moves done" % (searcher.completed_moves, searcher.root_count)
+    return "solve: %.0f s, %s nodes (%s/s): %s%s" % (
+        elapsed, number(searcher.nodes), number(int(searcher.nodes / max(elapsed, 1e-3))), stage, done)
+
+
+def report_unsolved(args, board, searcher, elapsed):
+    """A limit stopped the solver: say what it found, exit status 1."""
+    outcome = searcher.outcome
+    known = None if outcome is None else OUTCOME_WORDS[outcome]
+    if args.json:
+        print(json.dumps(dict(position_fields(board), solved=False, result=known,
+                              move=None if known is None else move_text(searcher.outcome_square, board.size),
+                              nodes=searcher.nodes, seconds=round(elapsed, 3))))
+    else:
+        limits = []
+        if args.time is not None:
+            limits.append("--time %g" % args.time)
+        if args.nodes is not None:
+            limits.append("--nodes %d" % args.nodes)
+        found = "" if known is None else "; %s to move: a %s, with %s (the margin is not known)" % (
+            side_name(board), known, move_text(searcher.outcome_square, board.size))
+        sys.stderr.write("othello solve: not solved within %s (%s nodes, %.1f s)%s\n" % (
+            " and ".join(limits), number(searcher.nodes), elapsed, found))
+    return 1
+
+
+def position_fields(board):
+    return {"position": board.position(), "side_to_move": side_name(board).lower(), "empties": board.empties()}
 
 
 # ----- analyse -------------------------------------------------------------------
 
 
+class Budgets:
+    """What an analysis searches with: the level (perhaps deeper), the node limits and the deadline."""
+
+    def __init__(self, args):
+        base = LEVELS[(args.level or len(LEVELS)) - 1]
+        self.level = base
+        if args.depth is not None:
+            self.level = Level(base.number, base.name, base.time_ms, base.nodes, args.depth, base.exact,
+                               base.solve_nodes, base.style, base.noise, base.book)
+        self.nodes = args.nodes
+        self.solver_nodes = args.solver_nodes
+        self.time_ms = NO_DEADLINE_MS if args.time is None else max(1, int(args.time * 1000))
+        if args.time is not None or args.depth is not None:
+            self.nodes = NO_LIMIT if self.nodes is None else self.nodes
+        if args.time is not None and self.solver_nodes is None:
+            self.solver_nodes = NO_LIMIT
+        if self.nodes is not None and self.solver_nodes is None:
+            self.solver_nodes = base.solve_nodes  # --nodes is the midgame's alone
+
+    def decide(self, board, seed, should_stop=None, level=None, time_ms=None):
+        return decide(board, level or self.level, should_stop, None, self.nodes,
+                      self.time_ms if time_ms is None else time_ms, seed, self.level.number, self.solver_nodes)
+
+    def fields(self):
+        level = self.level
+        return {
+            "level": level.number,
+            "midgame_nodes": level.nodes if self.nodes is None else (None if self.nodes == NO_LIMIT else self.nodes),
+            "midgame_nodes_after_unfinished_solve": (level.nodes * (100 - SOLVE_SHARE) // 100 if self.nodes is None
+                                                     else None if self.nodes == NO_LIMIT else self.nodes),
+            "solver_from_empties": level.exact,
+            "solver_nodes": level.solve_nodes if self.solver_nodes is None else (
+                None if self.solver_nodes == NO_LIMIT else self.solver_nodes),
+            "max_depth": min(level.max_depth, MAX_PLY // 2),
+            "seconds": None if self.time_ms == NO_DEADLINE_MS else self.time_ms / 1000,
+        }
+
+    def describe(self):
+        f = self.fields()
+        midgame = "no node limit" if f["midgame_nodes"] is None else "%s nodes" % number(f["midgame_nodes"])
+        if self.nodes is None and f["solver_from_empties"]:
+            midgame += " (%s after a solve that does not finish)" % number(f["midgame_nodes_after_unfinished_solve"])
+        solver = "no node limit" if f["solver_nodes"] is None else "%s nodes" % number(f["solver_nodes"])
+        text = "%s: midgame %s to depth %d, solver from %d empties with %s" % (
+            self.level.describe(), midgame, f["max_depth"], f["solver_from_empties"], solver)
+        if f["seconds"] is not None:
+            text += ", %g s" % f["seconds"]
+        return text
+
+
 @failing
 def run_analyse(args):
-    board, _ = load(" ".join(args.position), args)
+    board = load_position(args)
     if board.is_game_over():
         raise CommandError("the game is over")
-    level = args.level or len(LEVELS)
-    if not 1 <= level <= len(LEVELS):
-        raise CommandError("--level must be 1 to %d, not %d" % (len(LEVELS), level))
-    nodes = time_ms = None
-    if args.nodes is not None:
-        nodes, time_ms = args.nodes, NO_DEADLINE_MS
-    elif args.time is not None:
-        nodes, time_ms = 1 << 29, min(int(args.time * 1000), MAX_TIME_MS)
-    else:
-        time_ms = NO_DEADLINE_MS  # the level's node budget, as in a match
-    print(describe(board))
-    decision = think(board, level, node_limit=nodes, time_limit_ms=time_ms, rng_seed=args.seed)
-    kind = "exact" if decision.exact else "book" if decision.book else "estimate"
-    print("best %s   eval %+.2f discs (%s)   depth %d   nodes %d   time %d ms   (%s)" % (
-        decision.move_name(), decision.score, kind, decision.depth, decision.nodes, decision.elapsed_ms,
-        LEVELS[level - 1].describe() if args.nodes is None and args.time is None else "level %d budget replaced" % level))
+    budgets = Budgets(args)
+    searcher = engine_for(board.variant).searcher  # the one decide() searches with
+    progress = Ticker(lambda elapsed: analyse_progress(searcher, board.size, elapsed))
+    if not args.json:
+        print(describe(board))
+    decision = budgets.decide(board, args.seed, progress)
+    moves = every_move(board, budgets, args.seed, progress) if args.all else None
+    if args.json:
+        result = dict(position_fields(board), move=decision.move_name(), score=decision.score,
+                      kind=decision_kind(decision), depth=decision.depth, nodes=decision.nodes,
+                      solver_nodes=decision.solver_nodes, midgame_nodes=decision.nodes - decision.solver_nodes,
+                      time_ms=decision.elapsed_ms, budgets=budgets.fields())
+        if moves is not None:
+            result["moves"] = moves
+        print(json.dumps(result))
+        return 0
+    print("best %s   eval %s   depth %d   nodes %s (solver %s, midgame %s)   time %d ms" % (
+        decision.move_name(), evaluation_text(decision.score, decision_kind(decision)), decision.depth,
+        number(decision.nodes),
+        number(decision.solver_nodes), number(decision.nodes - decision.solver_nodes), decision.elapsed_ms))
+    print("budgets: %s" % budgets.describe())
+    if moves is not None:
+        print("every move, for %s (the position after it searched with the same budgets):" % side_name(board))
+        for move in moves:
+            print("  %-4s %-30s depth %2d  nodes %s" % (
+                move["move"], evaluation_text(move["score"], move["kind"]), move["depth"], number(move["nodes"])))
     print(decision.describe())
     return 0
+
+
+def decision_kind(decision):
+    """exact, book, proven (the solver proved a win but not its margin: the score is 1) or estimate."""
+    if decision.exact:
+        return "exact"
+    if decision.book:
+        return "book"
+    if decision.nodes and decision.solver_nodes == decision.nodes:
+        return "proven"
+    return "estimate"
+
+
+def evaluation_text(score, kind):
+    if kind == "proven":
+        return "%s, margin not known" % ("win" if score > 0 else "loss")
+    return "%+.2f discs (%s)" % (score, kind)
+
+
+def analyse_progress(searcher, size, elapsed):
+    if searcher.iteration_depth == 0:
+        stage = "solving %d empties" % searcher.root_empties
+        best = searcher.best_score
+    else:
+        stage = "depth %d" % searcher.iteration_depth
+        best = searcher.best_score / DISC
+    done = ""
+    if searcher.root_count:
+        done = ", best so far %s %+.2f (%d/%d moves done)" % (
+            move_text(searcher.best_square, size), best, searcher.completed_moves, searcher.root_count)
+    return "analyse: %.0f s, %s, %s nodes%s" % (elapsed, stage, number(searcher.nodes), done)
+
+
+def every_move(board, budgets, seed, progress):
+    """Each legal move with its score for the side to move, best first: the position after it searched
+    as the level searches (without its errors), or its final result when the game ends there."""
+    level = budgets.level
+    # The reply is one ply below: searched a ply less deep, each line ends as deep as the root search's.
+    calm = Level(level.number, level.name, level.time_ms, level.nodes, max(1, level.max_depth - 1), level.exact,
+                 level.solve_nodes, level.style, 0.0, None if level.book is None else 0.0)
+    squares = board.legal_squares() or [PASS]
+    time_ms = None if budgets.time_ms == NO_DEADLINE_MS else max(1, budgets.time_ms // len(squares))
+    moves = []
+    for square in squares:
+        after = board.copy()
+        if square == PASS:
+            after.pass_turn()
+        else:
+            after.play(square)
+        if after.is_game_over():
+            score, _ = solve(after)
+            moves.append({"move": move_text(square, board.size), "score": -score, "kind": "exact", "depth": 1,
+                          "nodes": 0})
+            continue
+        reply = budgets.decide(after, seed, progress, calm, time_ms)
+        moves.append({"move": move_text(square, board.size), "score": -reply.score, "kind": decision_kind(reply),
+                      "depth": reply.depth + 1, "nodes": reply.nodes})
+    # A proven loss of unknown margin may be worse than any loss whose margin is known: it goes last.
+    moves.sort(key=lambda move: (move["kind"] == "proven" and move["score"] < 0, -move["score"]))
+    return moves
 
 
 # ----- baseline players and match ----------------------------------------------------
@@ -172,8 +427,11 @@ class Player:
             self.level = int(text)
             if not 1 <= self.level <= len(LEVELS):
                 raise CommandError("level %s is not 1 to %d" % (spec, len(LEVELS)))
-        elif text.startswith("pos") and text[3:].isdigit() and int(text[3:]) >= 1:
+        elif text.startswith("pos") and text[3:].isdigit():
             self.depth = int(text[3:])
+            if not 1 <= self.depth <= MAX_POS_DEPTH:
+                raise CommandError("%s: posK searches K plies, K 1 to %d (deeper takes minutes a move)" % (
+                    spec, MAX_POS_DEPTH))
         elif text not in ("random", "greedy"):
             raise CommandError("unknown player %r: use a level 1-%d, random, greedy or posK" % (spec, len(LEVELS)))
         self.kind = text
@@ -208,8 +466,21 @@ class Player:
         return searcher.best_square
 
 
+def player_spec(text):
+    """argparse type of --black and --white: the text, once it names a player."""
+    try:
+        Player(text)
+    except CommandError as error:
+        raise argparse.ArgumentTypeError(str(error))
+    return text
+
+
 def openings(variant, count, seed):
-    """`count` opening positions: the balanced list for standard 8x8, else seeded random plies from the start."""
+    """`count` opening positions: the balanced list for standard 8x8, else seeded random plies from the start.
+
+    Random openings are distinct as long as new ones turn up; a small board has few, and a long match
+    then plays them again in the same order.
+    """
     if variant.is_standard() and OPENINGS_FILE.exists():
         texts = [line.split("#")[0].strip() for line in OPENINGS_FILE.read_text().splitlines()]
         texts = [t for t in texts if t]
@@ -219,23 +490,30 @@ def openings(variant, count, seed):
     rng = random.Random(seed)
     plies = {6: 4, 8: 6, 10: 8}[variant.size]
     found = []
-    while len(found) < count:
+    seen = set()
+    misses = 0
+    while len(found) < count and misses < 200:
         board = Board(variant)
         for _ in range(plies):
             moves = board.legal_squares()
             if not moves:
                 break
             board.play(rng.choice(moves))
-        if not board.is_game_over() and board.position() not in found:
+        if not board.is_game_over() and board.position() not in seen:
+            seen.add(board.position())
             found.append(board.position())
-    return found
+            misses = 0
+        else:
+            misses += 1
+    return [found[i % len(found)] for i in range(count)]
 
 
 _players = {}
+GAME_PROGRESS_S = 5.0  # a game still running says so this often (from its worker process)
 
 
 def play_one(job):
-    """One game of a match (in a worker process): returns (index, first player's colour, result fields, transcript)."""
+    """One game of a match (in a worker process): returns (index, first player's colour, winner, black, white)."""
     index, first_spec, second_spec, opening, variant_dict, seed = job
     variant = Variant.from_dict(variant_dict)
     players = []
@@ -246,6 +524,7 @@ def play_one(job):
     first_colour = BLACK if index % 2 == 0 else WHITE
     board = Board.from_position(opening, variant)
     ply = 0
+    started = last = time.monotonic()
     while not board.is_game_over():
         mover = players[0] if board.turn == first_colour else players[1]
         square = mover.choose(board, seed * 7919 + index * 131 + ply)
@@ -254,6 +533,12 @@ def play_one(job):
         else:
             board.play(square)
         ply += 1
+        now = time.monotonic()
+        if now - last >= GAME_PROGRESS_S:
+            last = now
+            sys.stderr.write("game %d: %d plies played, %d empties left, %.0f s\n" % (
+                index + 1, ply, board.empties(), now - started))
+            sys.stderr.flush()
     result = board.result()
     return index, first_colour, result.winner, result.black, result.white
 
@@ -273,16 +558,17 @@ def elo_from(results):
 @failing
 def run_match(args):
     first, second = Player(args.black), Player(args.white)
-    if args.games < 1:
-        raise CommandError("--games must be at least 1")
     variant = Variant(size=args.size, anti=args.anti)
     starts = openings(variant, (args.games + 1) // 2, args.seed)
     jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed) for i in range(args.games)]
     wins = draws = losses = 0
     margins = []
     scores = []
+    games = []
     started = time.monotonic()
-    workers = max(1, min(args.jobs, args.games))
+    workers = min(args.jobs, args.games)
+    sys.stderr.write("match: %s vs %s, %d game%s on %d process%s\n" % (
+        first.spec, second.spec, args.games, "" if args.games == 1 else "s", workers, "" if workers == 1 else "es"))
     with multiprocessing.Pool(workers) as pool:
         for done, (index, colour, winner, black, white) in enumerate(pool.imap_unordered(play_one, jobs), 1):
             mine, theirs = (black, white) if colour == BLACK else (white, black)
@@ -296,14 +582,27 @@ def run_match(args):
                 losses += 1
                 scores.append(0.0)
             margins.append(mine - theirs)
-            sys.stderr.write("game %d/%d: %s as %s %d-%d   (+%d =%d -%d, %.0f s)\n" % (
-                done, args.games, first.spec, "Black" if colour == BLACK else "White", mine, theirs,
+            games.append({"game": index + 1, "opening": starts[index // 2], "black": first.spec if colour == BLACK
+                          else second.spec, "white": second.spec if colour == BLACK else first.spec,
+                          "black_discs": black, "white_discs": white,
+                          "winner": None if winner is None else COLOUR_NAMES[winner].lower(),
+                          "first_player_score": scores[-1]})
+            sys.stderr.write("game %d (%d/%d done): %s as %s %d-%d   (+%d =%d -%d, %.0f s)\n" % (
+                index + 1, done, args.games, first.spec, "Black" if colour == BLACK else "White", mine, theirs,
                 wins, draws, losses, time.monotonic() - started))
     p, elo, error = elo_from(scores)
+    average = sum(margins) / len(margins)
+    if args.json:
+        games.sort(key=lambda game: game["game"])
+        print(json.dumps({
+            "first": first.spec, "second": second.spec, "games": args.games, "variant": variant.describe(),
+            "seed": args.seed, "wins": wins, "draws": draws, "losses": losses, "score": p,
+            "average_disc_difference": average, "elo": elo, "elo_error_95": None if p in (0.0, 1.0) else error,
+            "results": games}))
+        return 0
     print("%s vs %s, %d games (%s), seed %d" % (first.spec, second.spec, args.games, variant.describe(), args.seed))
     print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
-    print("average disc difference %+.1f%s" % (
-        sum(margins) / len(margins), " (fewer discs wins Anti-Othello)" if args.anti else ""))
+    print("average disc difference %+.1f%s" % (average, " (fewer discs wins Anti-Othello)" if args.anti else ""))
     if p in (0.0, 1.0):
         # every game the same: the Elo estimate is only a bound (counted as if half a game went the other way)
         print("Elo difference %+.0f or %s (every game %s)" % (elo, "more" if p else "less", "won" if p else "lost"))
