@@ -44,7 +44,7 @@ PROGRESS_S = 1.0  # seconds between progress lines on stderr
 # empty square more about 4 times as long.
 SOLVE_SLOW_EMPTIES = 16  # from here a solve says it may take minutes
 SOLVE_REACH_EMPTIES = 20  # beyond this a solve without --time or --nodes would run for hours or more
-MAX_POS_DEPTH = 10  # posK beyond this takes minutes a move
+MAX_POS_DEPTH = 10  # pos10 plays a game in about 2 minutes on a small PC; each ply more about 3 times as long
 MAX_GAMES = 100000
 EXAMPLE_POSITION = "--X--X--OOXXXX--OOXXOX--XOXOOXO-XOOOOXO-XOOOXXOOXOOOOXO-XXXXXXX- X"
 TOP = LEVELS[-1]
@@ -75,8 +75,8 @@ def register(subparsers):
         description="Search POS as the computer player does and print the best move, its evaluation in "
         "discs (exact when solved), the depth reached, the nodes searched (the endgame solver's and the "
         "midgame search's) and the time taken. A level searches with two budgets: from its solving point "
-        "(level %d: %d empties) the exact solver runs first with its nodes, and if it does not finish the "
-        "midgame search plays with the rest of the midgame nodes (%d%%). --nodes, --solver-nodes, --time "
+        "(level %d: %d empties) the exact solver runs first with its own nodes, and if it does not finish "
+        "the midgame search gets %d%% of its nodes. --nodes, --solver-nodes, --time "
         "and --depth replace the level's budgets; progress goes to stderr every second."
         % (TOP.number, TOP.exact, 100 - SOLVE_SHARE),
     )
@@ -89,7 +89,7 @@ def register(subparsers):
     analyse_parser.add_argument("--solver-nodes", type=COUNT, metavar="N", help="the exact solver's node budget "
                                 "instead of the level's (level %d: %d)" % (TOP.number, TOP.solve_nodes))
     analyse_parser.add_argument("--time", type=seconds(), metavar="S", help="search for S seconds, without node "
-                                "budgets unless given: the solver up to %d%% of S, then the midgame search" % SOLVE_SHARE)
+                                "budgets unless given: the solver up to %d%%%% of S, then the midgame search" % SOLVE_SHARE)
     analyse_parser.add_argument("--depth", type=whole_number(1, MAX_PLY // 2), metavar="D", help="search the "
                                 "midgame D plies deep (1-%d), without a node budget unless --nodes" % (MAX_PLY // 2))
     analyse_parser.add_argument("--all", action="store_true", help="also score every legal move: the position "
@@ -430,7 +430,7 @@ class Player:
         elif text.startswith("pos") and text[3:].isdigit():
             self.depth = int(text[3:])
             if not 1 <= self.depth <= MAX_POS_DEPTH:
-                raise CommandError("%s: posK searches K plies, K 1 to %d (deeper takes minutes a move)" % (
+                raise CommandError("%s: posK searches K plies, K 1 to %d (deeper would take many minutes a game)" % (
                     spec, MAX_POS_DEPTH))
         elif text not in ("random", "greedy"):
             raise CommandError("unknown player %r: use a level 1-%d, random, greedy or posK" % (spec, len(LEVELS)))
