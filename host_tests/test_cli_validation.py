@@ -211,7 +211,7 @@ def test_solve_with_a_limit_shows_progress_and_says_it_stopped(capsys, monkeypat
     monkeypatch.setattr(player, "PROGRESS_S", 0.0)
     status, out, err = run(capsys, "solve", "f5d6", "--nodes", "3000")
     assert status == 1
-    assert "solve: 58 empties may take minutes" in err
+    assert "solve: 58 empties may take until the limit; progress every second" in err
     assert re.search(r"solve: \d+ s, [\d,]+ nodes \([\d,]+/s\): win, draw or loss\?, 0/5 moves done", err), err
     assert "othello solve: not solved within --nodes 3000 (3,0" in err
 

@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from cli.engine import CommandError, add_variant_options, describe, failing, load
+from cli.engine import CommandError, add_variant_options, describe, failing, load, number
 from cli.values import COUNT, DEFAULT_JOBS, JOBS, LEVEL, seconds, whole_number
 from othello.board import PASS, Board
 from othello.compat import popcount
@@ -163,10 +163,6 @@ def move_text(square, size):
     return "pass" if square == PASS else square_name(square, size)
 
 
-def number(value):
-    return "{:,}".format(value)
-
-
 def side_name(board):
     return COLOUR_NAMES[board.turn]
 
@@ -199,7 +195,8 @@ def run_solve(args):
     if not args.json:
         print(describe(board))
     if empties >= SOLVE_SLOW_EMPTIES and not board.is_game_over():
-        sys.stderr.write("solve: %d empties may take minutes; progress every second\n" % empties)
+        sys.stderr.write("solve: %d empties may take %s; progress every second\n" % (
+            empties, "until the limit" if limited else "minutes"))
     searcher = Searcher(make_kernel(board.geometry, 2 * empties + 2), TranspositionTable(SOLVE_TABLE_BITS),
                         board.variant.anti)
     progress = Ticker(lambda elapsed: solve_progress(searcher, board.size, elapsed))
@@ -267,6 +264,16 @@ def position_fields(board):
 # ----- analyse -------------------------------------------------------------------
 
 
+LEVEL_FIELDS = ("number", "name", "time_ms", "nodes", "max_depth", "exact", "solve_nodes", "style", "noise", "book")
+
+
+def changed(level, **changes):
+    """A copy of `level` with some of its settings changed."""
+    settings = dict((name, getattr(level, name)) for name in LEVEL_FIELDS)
+    settings.update(changes)
+    return Level(**settings)
+
+
 class Budgets:
     """What an analysis searches with: the level (perhaps deeper), the node limits and the deadline."""
 
@@ -274,8 +281,7 @@ class Budgets:
         base = LEVELS[(args.level or len(LEVELS)) - 1]
         self.level = base
         if args.depth is not None:
-            self.level = Level(base.number, base.name, base.time_ms, base.nodes, args.depth, base.exact,
-                               base.solve_nodes, base.style, base.noise, base.book)
+            self.level = changed(base, max_depth=args.depth)
         self.nodes = args.nodes
         self.solver_nodes = args.solver_nodes
         self.time_ms = NO_DEADLINE_MS if args.time is None else max(1, int(args.time * 1000))
@@ -388,8 +394,7 @@ def every_move(board, budgets, seed, progress):
     as the level searches (without its errors), or its final result when the game ends there."""
     level = budgets.level
     # The reply is one ply below: searched a ply less deep, each line ends as deep as the root search's.
-    calm = Level(level.number, level.name, level.time_ms, level.nodes, max(1, level.max_depth - 1), level.exact,
-                 level.solve_nodes, level.style, 0.0, None if level.book is None else 0.0)
+    calm = changed(level, max_depth=max(1, level.max_depth - 1), noise=0.0, book=None if level.book is None else 0.0)
     squares = board.legal_squares() or [PASS]
     time_ms = None if budgets.time_ms == NO_DEADLINE_MS else max(1, budgets.time_ms // len(squares))
     moves = []
