@@ -313,3 +313,16 @@ def test_the_documented_device_bench_command_runs_as_written():
                           env=dict(os.environ, MICROPYPATH="firmware"), timeout=300)
     assert done.returncode == 0, done.stderr[-1500:]
     assert "search_nodes_per_s" in done.stdout
+
+
+def test_ctrl_c_stops_a_long_solve_without_a_traceback():
+    import signal
+
+    process = subprocess.Popen([sys.executable, OTHELLO, "solve", "f5d6", "--time", "60"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    first = process.stderr.readline()  # the solve has begun
+    assert first.startswith("solve: 58 empties"), first
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and "Traceback" not in err
+    assert err.splitlines()[-1] == "othello solve: interrupted"

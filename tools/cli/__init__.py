@@ -35,4 +35,8 @@ def main(argv=None):
     # It reads a word with a space in it as a value, and a position ignores the space.
     argv = [word + " " if word.startswith("-") and looks_like_squares(word) else word for word in argv]
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:  # Ctrl-C on a long search or count: a line, not a traceback
+        sys.stderr.write("othello %s: interrupted\n" % args.command)
+        return 130
