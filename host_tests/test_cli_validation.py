@@ -326,3 +326,14 @@ def test_ctrl_c_stops_a_long_solve_without_a_traceback():
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130 and "Traceback" not in err
     assert err.splitlines()[-1] == "othello solve: interrupted"
+
+
+def test_think_gives_the_solver_its_own_budget_on_micropython(micropython):
+    """analyse --nodes/--solver-nodes rest on think(node_limit=, solve_node_limit=): the same on the device."""
+    code = ("from othello.board import Board\nfrom player import think\n"
+            "d = think(Board.from_position(%r), 8, node_limit=300, solve_node_limit=1000, rng_seed=1)\n"
+            "print(d.exact, d.solver_nodes, d.nodes - d.solver_nodes)\n" % LOST_14)
+    exact, solver_nodes, midgame_nodes = micropython(code).split()
+    assert exact == "False"
+    assert 1000 <= int(solver_nodes) <= 1000 + 1024  # the viper solver looks at its limit every 1,024 nodes
+    assert 0 < int(midgame_nodes) <= 300
