@@ -44,7 +44,7 @@ PROGRESS_S = 1.0  # seconds between progress lines on stderr
 # empty square more about 4 times as long.
 SOLVE_SLOW_EMPTIES = 16  # from here a solve says it may take minutes
 SOLVE_REACH_EMPTIES = 20  # beyond this a solve without --time or --nodes would run for hours or more
-MAX_POS_DEPTH = 10  # pos10 plays a game in about 2 minutes on a small PC; each ply more about 3 times as long
+MAX_POS_DEPTH = 10  # pos10 plays a game in 1 to 2.5 minutes on this 2-core PC; each ply more about 3 times as long
 MAX_GAMES = 100000
 EXAMPLE_POSITION = "--X--X--OOXXXX--OOXXOX--XOXOOXO-XOOOOXO-XOOOXXOOXOOOOXO-XXXXXXX- X"
 TOP = LEVELS[-1]
@@ -555,7 +555,7 @@ def elo_from(results):
     variance = sum((r - p) ** 2 for r in results) / max(1, n - 1)
     error = 1.96 * math.sqrt(variance / n)
     clipped = min(max(p, 0.5 / n), 1 - 0.5 / n)  # a clean sweep is reported at half a game from it
-    elo = -400 * math.log10(1 / clipped - 1)
+    elo = -400 * math.log10(1 / clipped - 1) + 0.0  # (+ 0.0: an even score is 0, not -0)
     slope = 400 / math.log(10) / (clipped * (1 - clipped))
     return p, elo, slope * error
 
