@@ -94,7 +94,8 @@ def register(subparsers):
     analyse_parser.add_argument("--depth", type=whole_number(1, MAX_PLY // 2), metavar="D", help="search the "
                                 "midgame D plies deep (1-%d), without a node budget unless --nodes" % (MAX_PLY // 2))
     analyse_parser.add_argument("--all", action="store_true", help="also score every legal move: the position "
-                                "after each is searched with the same budgets (--time is shared out)")
+                                "after each is searched with the same budgets (with --time S, the moves share "
+                                "another S)")
     analyse_parser.add_argument("--seed", type=whole_number(), default=0, help="seed for the weaker levels' errors")
     analyse_parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     add_variant_options(analyse_parser)
