@@ -16,6 +16,7 @@ Files are written in the output directory.
 from pathlib import Path
 
 from .render import save_gif
+from .simulated import SimulatorError
 
 TAP_MS = 80
 GAP_MS = 120
@@ -63,7 +64,10 @@ def parse(text, buttons):
 
 
 def run(sim, text, out_dir):
-    """Run a script on a SimulatedDevice that is powered on; returns the paths written."""
+    """Run a script on a SimulatedDevice that is powered on; returns the paths written.
+
+    A firmware that stops other than by its main script ending normally
+    (killed, crashed) stops the script: SimulatorError says why."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -95,4 +99,6 @@ def run(sim, text, out_dir):
             {"off": sim.power_off, "on": sim.power_on, "cycle": sim.power_cycle}[args[0]]()
         elif name == "cut-power-at":
             sim.cut_power_at_flash_step(args[0])
+        if sim.state == "halted" and sim.exit_status != 0:
+            raise SimulatorError("line %d: %s" % (number, sim.failure()))
     return written

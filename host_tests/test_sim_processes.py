@@ -1,0 +1,202 @@
+"""tools/sim's front ends as the user runs them, each in its own process: a terminal (a pty), a window
+(SDL's dummy drivers), a headless script. The firmware process dying, fast taps, a pipe for a terminal."""
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SIM = [sys.executable, str(REPO / "tools" / "sim")]
+
+COUNTER = """
+import hw
+device, error = hw.boot()
+while True:
+    for name, kind in device.buttons.poll(device.ticks_ms()):
+        print("event", name, kind)
+    device.display.fb.fill(1)
+    device.display.show()
+    device.sleep_ms(20)
+"""
+
+
+def _children(pid):
+    try:
+        return [int(word) for word in Path("/proc/%d/task/%d/children" % (pid, pid)).read_text().split()]
+    except OSError:
+        return []
+
+
+def _firmware_process(sim_pid, timeout_s=30):
+    """The pid of the process running simboot.py under tools/sim's process."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for child in _children(sim_pid):
+            try:
+                if b"simboot.py" in Path("/proc/%d/cmdline" % child).read_bytes():
+                    return child
+            except OSError:
+                pass
+        time.sleep(0.05)
+    raise AssertionError("no firmware process under tools/sim")
+
+
+class Terminal:
+    """tools/sim on a pseudo-terminal of 140 x 40, its stderr a pipe."""
+
+    def __init__(self, args, env=None):
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+        self.process = subprocess.Popen(
+            SIM + args, stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, close_fds=True, start_new_session=True
+        )
+        os.close(slave)
+        self.screen = b""
+
+    def read(self, seconds):
+        """Read what the front end draws for `seconds`."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    self.screen += os.read(self.master, 65536)
+                except OSError:  # the front end has gone
+                    return
+
+    def type(self, data):
+        os.write(self.master, data)
+
+    def finish(self, timeout_s=30):
+        """(exit status, stderr) once the front end has ended."""
+        deadline = time.monotonic() + timeout_s
+        while self.process.poll() is None and time.monotonic() < deadline:
+            self.read(0.1)
+        stderr = self.process.communicate(timeout=5)[1].decode()
+        os.close(self.master)
+        return self.process.returncode, stderr
+
+    def close(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@pytest.fixture
+def counter_app(tmp_path):
+    path = tmp_path / "counter.py"
+    path.write_text(COUNTER)
+    return path
+
+
+def test_terminal_says_so_when_the_firmware_process_is_killed(tmp_path):
+    terminal = Terminal(["--flash", str(tmp_path / "flash")])
+    try:
+        terminal.read(1.5)
+        os.kill(_firmware_process(terminal.process.pid), signal.SIGKILL)
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    assert status == 1, stderr
+    assert "the firmware stopped: its process was killed by signal 9 (SIGKILL)" in stderr
+
+
+def test_window_says_so_when_the_firmware_process_is_killed(tmp_path):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    process = subprocess.Popen(SIM + ["--window", "--flash", str(tmp_path / "flash")], stderr=subprocess.PIPE, env=env)
+    try:
+        os.kill(_firmware_process(process.pid), signal.SIGKILL)
+        stderr = process.communicate(timeout=30)[1].decode()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 1, stderr
+    assert "the firmware stopped: its process was killed by signal 9 (SIGKILL)" in stderr
+
+
+def test_headless_says_so_when_the_firmware_process_is_killed(tmp_path):
+    script = tmp_path / "long.sim"
+    script.write_text("wait 100\nwait 100000000\nshot never.png\n")
+    process = subprocess.Popen(SIM + ["--headless", str(script), "--out", str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1)
+        os.kill(_firmware_process(process.pid), signal.SIGKILL)
+        stdout, stderr = (stream.decode() for stream in process.communicate(timeout=60))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 1, stderr
+    assert "line 2: the firmware stopped: its process was killed by signal 9 (SIGKILL)" in stderr
+    assert not (tmp_path / "out" / "never.png").exists() and stdout == ""
+
+
+def test_a_firmware_crash_is_reported_with_its_last_output(tmp_path):
+    app = tmp_path / "crash.py"
+    app.write_text("import hw\ndevice, error = hw.boot()\nprint('about to fail')\ndevice.sleep_ms(300)\nraise RuntimeError('the flux capacitor')\n")
+    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(app)])
+    try:
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    assert status == 1, stderr
+    assert "the firmware stopped: its main script ended with status 1; its last output:" in stderr
+    assert "about to fail" in stderr and "RuntimeError: the flux capacitor" in stderr
+
+
+def test_output_through_a_pipe_is_named_not_blamed_on_the_terminal_size(tmp_path):
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(SIM + ["--flash", str(tmp_path / "flash")], stdin=slave, capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert done.returncode == 1
+    assert "its output is not one (piped or redirected?)" in done.stderr
+    assert "80 x 24" not in done.stderr
+
+
+def test_terminal_taps_100_ms_apart_are_each_one_press(tmp_path, counter_app):
+    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(counter_app)])
+    try:
+        terminal.read(1.5)
+        for _ in range(3):
+            terminal.type(b"\x1b[B")
+            terminal.read(0.1)
+        terminal.type(b"xx")  # two keys in one read: two presses
+        terminal.read(1.0)
+        terminal.type(b"q")
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    assert status == 0, stderr
+    assert stderr.count("event down press") == 3 and stderr.count("event down release") == 3
+    assert stderr.count("event b press") == 2
+
+
+def test_terminal_repeats_of_a_held_key_keep_the_button_down(tmp_path, counter_app):
+    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(counter_app)])
+    try:
+        terminal.read(1.5)
+        for _ in range(30):  # a held key as a terminal repeats it, every 30 ms for 0.9 s
+            terminal.type(b"\x1b[C")
+            terminal.read(0.03)
+        terminal.read(0.5)
+        terminal.type(b"q")
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    assert status == 0, stderr
+    assert stderr.count("event right press") == 1 and stderr.count("event right release") == 1
+    assert stderr.count("event right repeat") >= 2, "held long enough for the firmware's own repeat"
