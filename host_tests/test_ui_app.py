@@ -572,6 +572,8 @@ def test_records_replay_move_by_move():
     driver.press("b")
     driver.menu_to("Game record")
     replay = driver.screen
+    assert replay.game.transcript() == game.transcript(), "the record opens at the current move"
+    driver.press("up")
     assert len(replay.game.history) == 0
     driver.press("right", 3)
     assert replay.game.transcript() == "f5d6c3"
