@@ -200,3 +200,50 @@ def test_terminal_repeats_of_a_held_key_keep_the_button_down(tmp_path, counter_a
     assert status == 0, stderr
     assert stderr.count("event right press") == 1 and stderr.count("event right release") == 1
     assert stderr.count("event right repeat") >= 2, "held long enough for the firmware's own repeat"
+
+
+def _headless(tmp_path, script, flash):
+    path = tmp_path / "script.sim"
+    path.write_text(script)
+    return subprocess.run(
+        SIM + ["--headless", str(path), "--flash", str(flash), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_a_storage_that_is_a_file_is_said_and_the_game_runs_without_saving(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "data").write_text("not a folder")
+    done = _headless(tmp_path, """
+until "Not saving: data is"
+until "a file, not a folder"
+press a
+until "Two players"
+press down
+press a
+until "P1 to move"
+press a
+until "P2 to move"
+power cycle
+until "Not saving: data is"
+press a
+until "Play computer"
+shot menu.png
+""", flash)
+    assert done.returncode == 0, done.stderr
+    assert (flash / "data").read_text() == "not a folder" and sorted(p.name for p in flash.iterdir()) == ["board.json", "data"]
+
+
+def test_an_unreadable_save_is_said_in_words_that_fit(tmp_path):
+    flash = tmp_path / "flash"
+    (flash / "data" / "game.json").mkdir(parents=True)
+    done = _headless(tmp_path, 'until "game.json unreadable"\nuntil "(a folder): game"\n', flash)
+    assert done.returncode == 0, done.stderr
+
+
+def test_damaged_records_say_so_once(tmp_path):
+    flash = tmp_path / "flash"
+    (flash / "data").mkdir(parents=True)
+    (flash / "data" / "records.json").write_text('[{"x":')
+    done = _headless(tmp_path, 'settle 500\npress a\npress down 8\npress a\nuntil "records.json damaged"\nuntil "No games to show."\n', flash)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,71 @@
+"""What the player reads on the screen, through main.py on the simulated board: the variant in a game,
+results as won/lost/draw, the tour's screenshots exactly as committed."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import simulator
+from simulator.reading import shows
+
+REPO = Path(__file__).resolve().parent.parent
+BOARD = REPO / "board_configs" / "pico_breadboard_i2c.json"
+SCREENS = REPO / "docs" / "screens"
+
+
+def _device(tmp_path, files):
+    flash = tmp_path / "flash"
+    (flash / "data").mkdir(parents=True)
+    for name, data in files.items():
+        (flash / "data" / name).write_text(json.dumps(data))
+    sim = simulator.SimulatedDevice(BOARD, flash_dir=flash)
+    sim.power_on()
+    sim.run_for(3500)  # past the title
+    return sim
+
+
+def _see(sim, text, within_ms=3000):
+    assert sim.run_until(lambda s: shows(s.screen(), text), within_ms), "%r is not on the screen:\n%s" % (text, "\n".join(sim.half_blocks()))
+
+
+@pytest.mark.parametrize("size, tag", [(8, "Anti"), (6, "6x6 Anti")])
+def test_an_anti_othello_game_says_so(tmp_path, size, tag):
+    with _device(tmp_path, {"settings.json": {"anti": True, "size": size}}) as sim:
+        sim.tap("down")
+        sim.tap("a")  # Two players
+        _see(sim, "P1 to move")
+        _see(sim, tag)
+
+
+def test_the_records_give_the_result_for_the_player(tmp_path):
+    anti = {"size": 8, "start": "othello", "first": 0, "anti": True, "handicap": 0, "handicap_to": 0, "black_hole": None}
+    records = [
+        {"v": anti, "s": None, "t": "f5d6", "r": [1, 27, 9, 0], "p": ["You", "L3"]},  # more discs, and lost: Anti
+        {"v": anti, "s": None, "t": "f5d6", "r": [0, 20, 44, 0], "p": ["L2", "You"]},
+        {"v": anti, "s": None, "t": "f5d6", "r": [None, 32, 32, 0], "p": ["P1", "P2"]},
+        {"v": anti, "s": None, "t": "f5d6", "r": [1, 40, 24, 0], "p": ["P1", "P2"]},
+    ]
+    with _device(tmp_path, {"records.json": records}) as sim:
+        sim.tap("down", after_ms=120)
+        for _ in range(7):
+            sim.tap("down")
+        sim.tap("a")
+        for text in ("lost 27-9", "lost 44-20", "draw 32-32", "P2 24-40"):
+            _see(sim, text)
+
+
+def test_the_tour_makes_the_committed_screenshots_byte_for_byte(tmp_path):
+    """README's command (tools/sim --headless docs/screens/tour.sim --out docs/screens), into a temporary directory."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "sim"), "--headless", str(SCREENS / "tour.sim"), "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    written = sorted(Path(line).name for line in done.stdout.split())
+    committed = sorted(path.name for path in SCREENS.iterdir() if path.suffix in (".png", ".gif"))
+    assert written == committed
+    differ = [name for name in written if (tmp_path / name).read_bytes() != (SCREENS / name).read_bytes()]
+    assert not differ, "run the tour again (README) and review: %s" % ", ".join(differ)
