@@ -247,3 +247,30 @@ def test_damaged_records_say_so_once(tmp_path):
     (flash / "data" / "records.json").write_text('[{"x":')
     done = _headless(tmp_path, 'settle 500\npress a\npress down 8\npress a\nuntil "records.json damaged"\nuntil "No games to show."\n', flash)
     assert done.returncode == 0, done.stderr
+
+
+def test_terminal_shows_a_note_while_the_buzzer_sounds(tmp_path):
+    app = tmp_path / "beep.py"
+    app.write_text(
+        "import hw\ndevice, error = hw.boot()\n"
+        "while True:\n"
+        "    for name, kind in device.buttons.poll(device.ticks_ms()):\n"
+        "        if kind == hw.PRESS:\n"
+        "            device.sound.tone(880, 300)\n"
+        "    device.sound.update(device.ticks_ms())\n"
+        "    device.display.fb.fill(0)\n"
+        "    device.display.show()\n"
+        "    device.sleep_ms(20)\n"
+    )
+    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(app)])
+    try:
+        terminal.read(1.5)
+        assert "\u266a".encode() not in terminal.screen
+        terminal.type(b"z")
+        terminal.read(0.6)
+        terminal.type(b"q")
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    assert status == 0, stderr
+    assert "\u266a".encode() in terminal.screen

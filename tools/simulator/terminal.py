@@ -2,7 +2,8 @@
 
 Keys: arrows = d-pad, Enter / Z / space = A, Esc / X / Backspace = B,
 M = menu (a long press of A on boards without a menu button), Q or Ctrl-C
-quits. A terminal reports key presses but no releases, so each key press is
+quits. The buzzer shows as a note (NOTE) at the start of the status line
+while it sounds: a terminal bell for every click would be noise. A terminal reports key presses but no releases, so each key press is
 one tap of the button (presses.py queues them, so quick taps all count);
 the same key again within REPEAT_GAP_S is the terminal repeating a held
 key, and keeps the button down instead.
@@ -23,6 +24,8 @@ LONG_PRESS_MS = 800
 REPEAT_GAP_S = 0.06  # a terminal repeats a held key every 30-50 ms; nobody taps a key 16 times a second
 REPEAT_HOLD_S = 0.1  # how long one repeat keeps the button down: until the next repeat is due
 FRAME_S = 1 / 30
+NOTE = "\u266a"
+NOTE_SHOWN_S = 0.15  # long enough to see a click of 25 ms
 
 _KEYS = {
     b"\x1b[A": "up", b"\x1bOA": "up",
@@ -132,6 +135,8 @@ def run_terminal(sim):
         sim.power_on()
         shown = None
         status = "%s  |  %s  Q=quit" % (sim.config.name, legend)
+        heard = 0  # buzzer log entries seen
+        note_until = 0.0
         quitting = False
         while not quitting and sim.poll() == "running":
             ready, _, _ = select.select([fd], [], [], FRAME_S)
@@ -143,9 +148,15 @@ def run_terminal(sim):
                     keys = keys[: keys.index("quit")]
                 keyboard.keys(keys, now)
             keyboard.tick(now)
-            if sim.panel.version != shown:
-                shown = sim.panel.version
-                out.write(frame_text(sim.screen(), sim.panel.brightness(), status[:columns]))
+            log = sim.hardware.buzzer_log
+            if any(freq for _, freq in log[heard:]) or (log and log[-1][1]):
+                note_until = now + NOTE_SHOWN_S
+            heard = len(log)
+            view = (sim.panel.version, now < note_until)
+            if view != shown:
+                shown = view
+                line = (NOTE if view[1] else " ") + " " + status
+                out.write(frame_text(sim.screen(), sim.panel.brightness(), line[:columns]))
                 out.flush()
         failure = sim.failure()
     finally:

@@ -3,13 +3,16 @@
 Keys as in the terminal: arrows, Enter/Z/space = A, Esc/X/Backspace = B,
 M = menu (held A on boards without one); closing the window or Q quits.
 Presses and releases go through presses.py's queue, so a tap quicker than
-the buttons' debounce still counts once.
+the buttons' debounce still counts once. The buzzer plays through the
+speaker (speaker.py), where there is one.
 """
 
+import os
 import time
 
 from .presses import PressQueue
 from .simulated import SimulatorError
+from .speaker import Speaker
 from .terminal import LONG_PRESS_MS
 
 
@@ -32,9 +35,11 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
     SimulatorError, saying why and with the firmware's last output, if the
     firmware stops.
     """
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's greeting on the player's terminal
     import pygame
 
-    pygame.init()
+    pygame.display.init()  # not pygame.init(): the mixer is opened by Speaker, quietly where there is no audio
+    speaker = Speaker(pygame)
     failure = None
     try:
         keymap = _keymap(pygame)
@@ -67,6 +72,7 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
                 elif name is not None:
                     presses.change(name, down)
             presses.tick(time.monotonic())
+            speaker.update(sim.hardware.buzzer_log)
             if sim.panel.version != shown:
                 shown = sim.panel.version
                 image = sim.image(scale)
@@ -79,4 +85,5 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
         return screen.copy()
     finally:
         sim.close()
+        speaker.close()
         pygame.quit()
