@@ -22,8 +22,6 @@ to bytes, was the block a fragmented heap could not find.
 import json
 import sys
 
-from hw.storage import error_words
-
 if sys.implementation.name == "micropython":
     _dump = json.dump  # writes straight into the file
 else:
@@ -40,6 +38,12 @@ RECORDS_KEPT = 10
 LOG_LIMIT = 2048
 
 
+def _unreadable(name, error):
+    from hw.storage import error_words  # imported on the error path only: every module counts against the heap
+
+    return "%s unreadable (%s)" % (name, error_words(error))
+
+
 class Store:
     def __init__(self, storage):
         self.storage = storage
@@ -52,7 +56,7 @@ class Store:
         try:
             file = self.storage.open_read(name)
         except OSError as error:  # a flash read error must not stop the device
-            return None, "%s unreadable (%s)" % (name, error_words(error))
+            return None, _unreadable(name, error)
         except Exception as error:
             return None, "%s unreadable (%s)" % (name, type(error).__name__)
         if file is None:
@@ -61,7 +65,7 @@ class Store:
             with file:
                 return json.load(file), None
         except OSError as error:
-            return None, "%s unreadable (%s)" % (name, error_words(error))
+            return None, _unreadable(name, error)
         except Exception:  # ValueError, UnicodeError and whatever a damaged file provokes
             return None, "%s damaged" % name
 
