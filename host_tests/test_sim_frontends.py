@@ -196,3 +196,25 @@ def test_window_taps_quicker_than_a_frame_each_count(demo, tmp_path, monkeypatch
 
     run_window(sim, scale=2, fps=100, max_frames=1000, on_frame=keys)
     assert sim.console.count("event right press") == 3 and sim.console.count("event right release") == 3
+
+
+def test_until_and_settle_wait_for_the_screen(tmp_path):
+    app = tmp_path / "words.py"
+    app.write_text(
+        "import hw\nfrom ui.font import draw_text\ndevice, error = hw.boot()\n"
+        "fb = device.display.fb\nstart = device.ticks_ms()\n"
+        "while True:\n"
+        "    late = device.ticks_diff(device.ticks_ms(), start) > 700\n"
+        "    fb.fill(0)\n"
+        "    draw_text(fb, 3, 20, 'Ready' if late else 'Busy')\n"
+        "    device.display.show()\n"
+        "    device.sleep_ms(20)\n"
+    )
+    with simulator.SimulatedDevice(I2C_BOARD, app=app) as sim:
+        sim.power_on()
+        script.run(sim, 'until "Busy"\nuntil "Ready" 2000\nsettle 100\n', tmp_path / "out")
+        assert 700 <= sim.now < 1000
+        with pytest.raises(script.ScriptError, match="line 1: 'Gone' was not on the screen within 300 ms"):
+            script.run(sim, 'until "Gone" 300\n', tmp_path / "out")
+    with pytest.raises(script.ScriptError, match="line 1: No closing quotation"):
+        script.parse('until "Ready', ("a",))

@@ -274,3 +274,28 @@ def test_terminal_shows_a_note_while_the_buzzer_sounds(tmp_path):
         terminal.close()
     assert status == 0, stderr
     assert "\u266a".encode() in terminal.screen
+
+
+def test_a_reset_in_the_terminal_restarts_the_firmware(tmp_path):
+    app = tmp_path / "restart.py"
+    app.write_text(
+        "import hw\ndevice, error = hw.boot()\nprint('boot')\n"
+        "while True:\n"
+        "    for name, kind in device.buttons.poll(device.ticks_ms()):\n"
+        "        if kind == hw.PRESS:\n"
+        "            device.reset()\n"
+        "    device.display.fb.fill(1)\n"
+        "    device.display.show()\n"
+        "    device.sleep_ms(20)\n"
+    )
+    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(app)])
+    try:
+        terminal.read(1.5)
+        terminal.type(b"z")  # "any key: restart"
+        terminal.read(1.5)
+        terminal.type(b"q")
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    assert status == 0, stderr
+    assert stderr.count("boot") == 2

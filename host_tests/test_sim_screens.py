@@ -69,3 +69,34 @@ def test_the_tour_makes_the_committed_screenshots_byte_for_byte(tmp_path):
     assert written == committed
     differ = [name for name in written if (tmp_path / name).read_bytes() != (SCREENS / name).read_bytes()]
     assert not differ, "run the tour again (README) and review: %s" % ", ".join(differ)
+
+
+def test_the_cytron_boards_record_names_its_three_keys_and_opens_at_the_last_move(tmp_path):
+    path = tmp_path / "cytron.sim"
+    path.write_text("""
+settle 500
+press a
+until "Two players"
+press right
+press a
+until "P1 to move"
+press a
+settle
+press a
+settle
+hold a 900
+until "Resume"
+press right 3
+until "Game record"
+press a
+until "Move 2/2"
+until "<> step"
+until "hold A:"
+until " back"
+""")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "sim"), "--headless", str(path), "--out", str(tmp_path / "out"),
+         "--board", str(REPO / "board_configs" / "cytron_maker_pi_pico_grove_oled.json")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
