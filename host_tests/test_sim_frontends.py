@@ -159,13 +159,19 @@ def test_terminal_repeats_keep_the_button_down():
     assert sim.times[1] - sim.times[0] >= 0.6
 
 
-def test_window_front_end(demo, tmp_path, monkeypatch):
+@pytest.fixture
+def window(demo, tmp_path, monkeypatch):
+    """(pygame, run_window, a real-time SimulatedDevice running the demo) with SDL's dummy drivers."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     pygame = pytest.importorskip("pygame")
     from simulator.window import run_window
 
-    sim = simulator.SimulatedDevice(I2C_BOARD, flash_dir=tmp_path / "flash", app=demo, realtime=True)
+    return pygame, run_window, simulator.SimulatedDevice(I2C_BOARD, flash_dir=tmp_path / "flash", app=demo, realtime=True)
+
+
+def test_window_front_end(window):
+    pygame, run_window, sim = window
 
     def keys(frame):
         if frame in (10, 20):
@@ -179,13 +185,8 @@ def test_window_front_end(demo, tmp_path, monkeypatch):
     assert lit.b > 150 and sim.state == "off"
 
 
-def test_window_taps_quicker_than_a_frame_each_count(demo, tmp_path, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    pygame = pytest.importorskip("pygame")
-    from simulator.window import run_window
-
-    sim = simulator.SimulatedDevice(I2C_BOARD, flash_dir=tmp_path / "flash", app=demo, realtime=True)
+def test_window_taps_quicker_than_a_frame_each_count(window):
+    pygame, run_window, sim = window
 
     def keys(frame):
         if frame == 10:  # three taps, each down and up within one frame

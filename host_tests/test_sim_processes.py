@@ -107,38 +107,36 @@ def test_terminal_says_so_when_the_firmware_process_is_killed(tmp_path):
         status, stderr = terminal.finish()
     finally:
         terminal.close()
-    assert status == 1, stderr
-    assert "the firmware stopped: its process was killed by signal 9 (SIGKILL)" in stderr
+    assert status == 1 and KILLED in stderr, stderr
 
 
-def test_window_says_so_when_the_firmware_process_is_killed(tmp_path):
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    process = subprocess.Popen(SIM + ["--window", "--flash", str(tmp_path / "flash")], stderr=subprocess.PIPE, env=env)
+KILLED = "the firmware stopped: its process was killed by signal 9 (SIGKILL)"
+
+
+def _kill_the_firmware_under(args, env=None):
+    """Run tools/sim with args, kill -9 its firmware process; (exit status, stdout, stderr)."""
+    process = subprocess.Popen(SIM + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
-        os.kill(_firmware_process(process.pid), signal.SIGKILL)
-        stderr = process.communicate(timeout=30)[1].decode()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 1, stderr
-    assert "the firmware stopped: its process was killed by signal 9 (SIGKILL)" in stderr
-
-
-def test_headless_says_so_when_the_firmware_process_is_killed(tmp_path):
-    script = tmp_path / "long.sim"
-    script.write_text("wait 100\nwait 100000000\nshot never.png\n")
-    process = subprocess.Popen(SIM + ["--headless", str(script), "--out", str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        time.sleep(1)
         os.kill(_firmware_process(process.pid), signal.SIGKILL)
         stdout, stderr = (stream.decode() for stream in process.communicate(timeout=60))
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert process.returncode == 1, stderr
-    assert "line 2: the firmware stopped: its process was killed by signal 9 (SIGKILL)" in stderr
+    return process.returncode, stdout, stderr
+
+
+def test_window_says_so_when_the_firmware_process_is_killed(tmp_path):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    status, _, stderr = _kill_the_firmware_under(["--window", "--flash", str(tmp_path / "flash")], env)
+    assert status == 1 and KILLED in stderr, stderr
+
+
+def test_headless_says_so_when_the_firmware_process_is_killed(tmp_path):
+    script = tmp_path / "long.sim"
+    script.write_text("wait 100\nwait 100000000\nshot never.png\n")
+    status, stdout, stderr = _kill_the_firmware_under(["--headless", str(script), "--out", str(tmp_path / "out")])
+    assert status == 1 and ("line 1: " + KILLED in stderr or "line 2: " + KILLED in stderr), stderr
     assert not (tmp_path / "out" / "never.png").exists() and stdout == ""
 
 
@@ -167,36 +165,41 @@ def test_output_through_a_pipe_is_named_not_blamed_on_the_terminal_size(tmp_path
     assert "80 x 24" not in done.stderr
 
 
-def test_terminal_taps_100_ms_apart_are_each_one_press(tmp_path, counter_app):
-    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(counter_app)])
+def _terminal_session(tmp_path, app, play):
+    """The terminal front end running `app`: play(terminal) types, then Q. (exit status, stderr, what it drew)."""
+    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(app)])
     try:
         terminal.read(1.5)
+        play(terminal)
+        terminal.type(b"q")
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    return status, stderr, terminal.screen
+
+
+def test_terminal_taps_100_ms_apart_are_each_one_press(tmp_path, counter_app):
+    def play(terminal):
         for _ in range(3):
             terminal.type(b"\x1b[B")
             terminal.read(0.1)
         terminal.type(b"xx")  # two keys in one read: two presses
         terminal.read(1.0)
-        terminal.type(b"q")
-        status, stderr = terminal.finish()
-    finally:
-        terminal.close()
+
+    status, stderr, _ = _terminal_session(tmp_path, counter_app, play)
     assert status == 0, stderr
     assert stderr.count("event down press") == 3 and stderr.count("event down release") == 3
     assert stderr.count("event b press") == 2
 
 
 def test_terminal_repeats_of_a_held_key_keep_the_button_down(tmp_path, counter_app):
-    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(counter_app)])
-    try:
-        terminal.read(1.5)
+    def play(terminal):
         for _ in range(30):  # a held key as a terminal repeats it, every 30 ms for 0.9 s
             terminal.type(b"\x1b[C")
             terminal.read(0.03)
         terminal.read(0.5)
-        terminal.type(b"q")
-        status, stderr = terminal.finish()
-    finally:
-        terminal.close()
+
+    status, stderr, _ = _terminal_session(tmp_path, counter_app, play)
     assert status == 0, stderr
     assert stderr.count("event right press") == 1 and stderr.count("event right release") == 1
     assert stderr.count("event right repeat") >= 2, "held long enough for the firmware's own repeat"
@@ -249,53 +252,45 @@ def test_damaged_records_say_so_once(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_terminal_shows_a_note_while_the_buzzer_sounds(tmp_path):
-    app = tmp_path / "beep.py"
-    app.write_text(
-        "import hw\ndevice, error = hw.boot()\n"
-        "while True:\n"
-        "    for name, kind in device.buttons.poll(device.ticks_ms()):\n"
-        "        if kind == hw.PRESS:\n"
-        "            device.sound.tone(880, 300)\n"
-        "    device.sound.update(device.ticks_ms())\n"
-        "    device.display.fb.fill(0)\n"
-        "    device.display.show()\n"
-        "    device.sleep_ms(20)\n"
-    )
-    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(app)])
-    try:
-        terminal.read(1.5)
-        assert "\u266a".encode() not in terminal.screen
-        terminal.type(b"z")
-        terminal.read(0.6)
-        terminal.type(b"q")
-        status, stderr = terminal.finish()
-    finally:
-        terminal.close()
-    assert status == 0, stderr
-    assert "\u266a".encode() in terminal.screen
-
-
-def test_a_reset_in_the_terminal_restarts_the_firmware(tmp_path):
-    app = tmp_path / "restart.py"
-    app.write_text(
+def _app_acting_on_presses(tmp_path, action):
+    """An app that prints 'boot', does `action` (a line of code) on every press and lights the panel."""
+    path = tmp_path / "presses.py"
+    path.write_text(
         "import hw\ndevice, error = hw.boot()\nprint('boot')\n"
         "while True:\n"
         "    for name, kind in device.buttons.poll(device.ticks_ms()):\n"
         "        if kind == hw.PRESS:\n"
-        "            device.reset()\n"
+        "            %s\n"
+        "    device.sound.update(device.ticks_ms())\n"
         "    device.display.fb.fill(1)\n"
         "    device.display.show()\n"
-        "    device.sleep_ms(20)\n"
+        "    device.sleep_ms(20)\n" % action
     )
-    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(app)])
-    try:
-        terminal.read(1.5)
-        terminal.type(b"z")  # "any key: restart"
-        terminal.read(1.5)
-        terminal.type(b"q")
-        status, stderr = terminal.finish()
-    finally:
-        terminal.close()
+    return path
+
+
+def _one_key_session(tmp_path, app, check_before=None):
+    """The terminal front end running `app`: Z, then Q."""
+
+    def play(terminal):
+        if check_before is not None:
+            check_before(terminal.screen)
+        terminal.type(b"z")
+        terminal.read(1.0)
+
+    return _terminal_session(tmp_path, app, play)
+
+
+def test_terminal_shows_a_note_while_the_buzzer_sounds(tmp_path):
+    def silent(screen):
+        assert "\u266a".encode() not in screen
+
+    status, stderr, screen = _one_key_session(tmp_path, _app_acting_on_presses(tmp_path, "device.sound.tone(880, 300)"), silent)
+    assert status == 0, stderr
+    assert "\u266a".encode() in screen
+
+
+def test_a_reset_in_the_terminal_restarts_the_firmware(tmp_path):
+    status, stderr, _ = _one_key_session(tmp_path, _app_acting_on_presses(tmp_path, "device.reset()"))  # "any key: restart"
     assert status == 0, stderr
     assert stderr.count("boot") == 2
