@@ -44,9 +44,6 @@ class PressQueue:
                 return True
         return False
 
-    def pending(self, name):
-        return any(step[0] == name for step in self.steps)
-
     def tick(self, now):
         """Make every change that is due at `now` (monotonic seconds)."""
         while self.steps and now >= self.ready_at and now >= self.steps[0][3]:
