@@ -1,5 +1,5 @@
-"""What the player reads on the screen, through main.py on the simulated board: the variant in a game,
-results as won/lost/draw, the tour's screenshots exactly as committed."""
+"""What the player reads on the screen, through tools/sim --headless: the variant in a game, results as
+won/lost/draw, the Cytron board's keys, the tour's screenshots exactly as committed."""
 
 import json
 import subprocess
@@ -8,36 +8,32 @@ from pathlib import Path
 
 import pytest
 
-import simulator
-from simulator.reading import shows
 
 REPO = Path(__file__).resolve().parent.parent
 BOARD = REPO / "board_configs" / "pico_breadboard_i2c.json"
 SCREENS = REPO / "docs" / "screens"
 
 
-def _device(tmp_path, files):
+def _headless(tmp_path, script, files=None, board=BOARD):
+    """tools/sim --headless running `script`, its flash holding `files` in data/ (name: JSON-able data)."""
     flash = tmp_path / "flash"
     (flash / "data").mkdir(parents=True)
-    for name, data in files.items():
+    for name, data in (files or {}).items():
         (flash / "data" / name).write_text(json.dumps(data))
-    sim = simulator.SimulatedDevice(BOARD, flash_dir=flash)
-    sim.power_on()
-    sim.run_for(3500)  # past the title
-    return sim
-
-
-def _see(sim, text, within_ms=3000):
-    assert sim.run_until(lambda s: shows(s.screen(), text), within_ms), "%r is not on the screen:\n%s" % (text, "\n".join(sim.half_blocks()))
+    path = tmp_path / "script.sim"
+    path.write_text(script)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "sim"), "--headless", str(path), "--flash", str(flash),
+         "--out", str(tmp_path / "out"), "--board", str(board)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("size, tag", [(8, "Anti"), (6, "6x6 Anti")])
 def test_an_anti_othello_game_says_so(tmp_path, size, tag):
-    with _device(tmp_path, {"settings.json": {"anti": True, "size": size}}) as sim:
-        sim.tap("down")
-        sim.tap("a")  # Two players
-        _see(sim, "P1 to move")
-        _see(sim, tag)
+    _headless(tmp_path, 'until "Two players"\npress down\npress a\nuntil "P1 to move"\nuntil "%s"\n' % tag,
+              {"settings.json": {"anti": True, "size": size}})
 
 
 def test_the_records_give_the_result_for_the_player(tmp_path):
@@ -48,13 +44,9 @@ def test_the_records_give_the_result_for_the_player(tmp_path):
         {"v": anti, "s": None, "t": "f5d6", "r": [None, 32, 32, 0], "p": ["P1", "P2"]},
         {"v": anti, "s": None, "t": "f5d6", "r": [1, 40, 24, 0], "p": ["P1", "P2"]},
     ]
-    with _device(tmp_path, {"records.json": records}) as sim:
-        sim.tap("down", after_ms=120)
-        for _ in range(7):
-            sim.tap("down")
-        sim.tap("a")
-        for text in ("lost 27-9", "lost 44-20", "draw 32-32", "P2 24-40"):
-            _see(sim, text)
+    script = 'until "Two players"\npress down 8\npress a\n'
+    script += "".join('until "%s"\n' % text for text in ("lost 27-9", "lost 44-20", "draw 32-32", "P2 24-40"))
+    _headless(tmp_path, script, {"records.json": records})
 
 
 def test_the_tour_makes_the_committed_screenshots_byte_for_byte(tmp_path):
@@ -72,10 +64,7 @@ def test_the_tour_makes_the_committed_screenshots_byte_for_byte(tmp_path):
 
 
 def test_the_cytron_boards_record_names_its_three_keys_and_opens_at_the_last_move(tmp_path):
-    path = tmp_path / "cytron.sim"
-    path.write_text("""
-settle 500
-press a
+    _headless(tmp_path, """
 until "Two players"
 press right
 press a
@@ -93,10 +82,4 @@ until "Move 2/2"
 until "<> step"
 until "hold A:"
 until " back"
-""")
-    done = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "sim"), "--headless", str(path), "--out", str(tmp_path / "out"),
-         "--board", str(REPO / "board_configs" / "cytron_maker_pi_pico_grove_oled.json")],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+""", board=REPO / "board_configs" / "cytron_maker_pi_pico_grove_oled.json")
