@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.speaker import RATE, VOLUME, Speaker, square_wave
+from simulator.speaker import RATE, VOLUME, square_wave
 
 REPO = Path(__file__).resolve().parent.parent
 
