@@ -192,6 +192,17 @@ def test_terminal_taps_100_ms_apart_are_each_one_press(tmp_path, counter_app):
     assert stderr.count("event b press") == 2
 
 
+def test_ctrl_c_quits_the_terminal_without_a_traceback(tmp_path, counter_app):
+    terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(counter_app)])
+    try:
+        terminal.read(1.5)
+        terminal.type(b"\x03")
+        status, stderr = terminal.finish()
+    finally:
+        terminal.close()
+    assert status == 0 and "Traceback" not in stderr, stderr
+
+
 def test_terminal_repeats_of_a_held_key_keep_the_button_down(tmp_path, counter_app):
     def play(terminal):
         for _ in range(30):  # a held key as a terminal repeats it, every 30 ms for 0.9 s

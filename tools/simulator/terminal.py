@@ -1,7 +1,7 @@
 """The terminal front end: the panel in unicode half blocks, the keyboard as the buttons.
 
 Keys: arrows = d-pad, Enter / Z / space = A, Esc / X / Backspace = B,
-M = menu (a long press of A on boards without a menu button), Q or Ctrl-C
+M = menu (a long press of A on boards without a menu button), Q or Ctrl-C (a key here, not a signal)
 quits. The buzzer shows as a note (NOTE) at the start of the status line
 while it sounds: a terminal bell for every click would be noise. A terminal reports key presses but no releases, so each key press is
 one tap of the button (presses.py queues them, so quick taps all count);
@@ -131,6 +131,9 @@ def run_terminal(sim):
         legend += "  M=hold A"
     try:
         tty.setcbreak(fd)
+        mode = termios.tcgetattr(fd)
+        mode[3] &= ~termios.ISIG  # Ctrl-C is a key that quits, not a signal to this and the firmware process
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
         out.write("\x1b[?1049h\x1b[?25l\x1b[2J")
         sim.power_on()
         shown = None
