@@ -1,12 +1,13 @@
 """The terminal front end: the panel in unicode half blocks, the keyboard as the buttons.
 
 Keys: arrows = d-pad, Enter / Z / space = A, Esc / X / Backspace = B,
-M = menu (a long press of A on boards without a menu button), Q or Ctrl-C (a key here, not a signal)
-quits. The buzzer shows as a note (NOTE) at the start of the status line
-while it sounds: a terminal bell for every click would be noise. A terminal reports key presses but no releases, so each key press is
-one tap of the button (presses.py queues them, so quick taps all count);
-the same key again within REPEAT_GAP_S is the terminal repeating a held
-key, and keeps the button down instead.
+M = menu (a long press of A on boards without a menu button), Q or Ctrl-C
+(read as a key, not a signal) quits. The buzzer shows as a note (NOTE) at
+the start of the status line while it sounds: a terminal bell for every
+click would be noise. A terminal reports key presses but no releases, so
+each key press is one tap of the button (presses.py queues them, so quick
+taps all count); the same key again within REPEAT_GAP_S is the terminal
+repeating a held key, and keeps the button down instead.
 """
 
 import os
