@@ -30,10 +30,10 @@ def _headless(tmp_path, script, files=None, board=BOARD):
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("size, tag", [(8, "Anti"), (6, "6x6 Anti")])
-def test_an_anti_othello_game_says_so(tmp_path, size, tag):
+@pytest.mark.parametrize("settings, tag", [({}, "Anti"), ({"size": 6}, "6x6 Anti"), ({"clock": 5}, "Anti")])
+def test_an_anti_othello_game_says_so(tmp_path, settings, tag):
     _headless(tmp_path, 'until "Two players"\npress down\npress a\nuntil "P1 to move"\nuntil "%s"\n' % tag,
-              {"settings.json": {"anti": True, "size": size}})
+              {"settings.json": dict(settings, anti=True)})
 
 
 def test_the_records_give_the_result_for_the_player(tmp_path):

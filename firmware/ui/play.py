@@ -449,11 +449,11 @@ class GameScreen(Screen):
 
     def players_line(self):
         session = self.session
+        variant = session.game.variant
+        if variant.anti and session.mode != MODE_DEMO:  # the rule that turns every judgement round: always in sight
+            return "Anti" if variant.size == 8 else "%dx%d Anti" % (variant.size, variant.size)
         if session.game.clock is not None or session.mode == MODE_DEMO:
             return "%s v %s" % (session.label(BLACK), session.label(WHITE))
-        variant = session.game.variant
-        if variant.anti:  # the rule that turns every judgement round: always in sight
-            return "Anti" if variant.size == 8 else "%dx%d Anti" % (variant.size, variant.size)
         if session.mode == MODE_COMPUTER:
             level = session.players[1]
             return self.app.level_name(level)[:10]
