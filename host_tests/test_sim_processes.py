@@ -74,6 +74,13 @@ class Terminal:
                 except OSError:  # the front end has gone
                     return
 
+    def wait_until_lit(self, timeout_s=30):
+        """Read until the panel shows lit pixels: the firmware is running (slow to start on a busy machine)."""
+        end = time.monotonic() + timeout_s
+        while "\u2588".encode() not in self.screen and time.monotonic() < end:
+            self.read(0.1)
+        self.read(0.3)
+
     def type(self, data):
         os.write(self.master, data)
 
@@ -102,7 +109,7 @@ def counter_app(tmp_path):
 def test_terminal_says_so_when_the_firmware_process_is_killed(tmp_path):
     terminal = Terminal(["--flash", str(tmp_path / "flash")])
     try:
-        terminal.read(1.5)
+        terminal.wait_until_lit()
         os.kill(_firmware_process(terminal.process.pid), signal.SIGKILL)
         status, stderr = terminal.finish()
     finally:
@@ -169,7 +176,7 @@ def _terminal_session(tmp_path, app, play):
     """The terminal front end running `app`: play(terminal) types, then Q. (exit status, stderr, what it drew)."""
     terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(app)])
     try:
-        terminal.read(1.5)
+        terminal.wait_until_lit()
         play(terminal)
         terminal.type(b"q")
         status, stderr = terminal.finish()
@@ -195,7 +202,7 @@ def test_terminal_taps_100_ms_apart_are_each_one_press(tmp_path, counter_app):
 def test_ctrl_c_quits_the_terminal_without_a_traceback(tmp_path, counter_app):
     terminal = Terminal(["--flash", str(tmp_path / "flash"), "--app", str(counter_app)])
     try:
-        terminal.read(1.5)
+        terminal.wait_until_lit()
         terminal.type(b"\x03")
         status, stderr = terminal.finish()
     finally:
