@@ -8,6 +8,7 @@ import pytest
 import hw
 import micropython_runner
 import simulator
+from hw.storage import Storage, error_words
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = hw.load_config(json.loads((REPO / "board_configs" / "pico_breadboard_i2c.json").read_text()))
@@ -83,3 +84,33 @@ def test_storage_under_micropython(tmp_path):
         "main()\n"
     ) % str(tmp_path / "data")
     assert micropython_runner.run("unix", code).splitlines() == ["None []", "b'two' b'' ['a', 'b'] True False"]
+
+
+def _unusable_storage_code(root):
+    return (
+        "from hw.storage import Storage\n"
+        "s = Storage(%r)\n"
+        "print(s.problem)\n"
+        "try:\n"
+        "    s.write_atomic('a', b'one')\n"
+        "except OSError as error:\n"
+        "    print('refused', error.args[0])\n"
+    ) % root
+
+
+def test_a_storage_that_cannot_be_opened_says_why_instead_of_raising(tmp_path):
+    (tmp_path / "data").write_text("a file where the folder should be")
+    storage = Storage(str(tmp_path / "data"))
+    assert storage.problem == "%s is a file, not a folder" % (tmp_path / "data")
+    with pytest.raises(OSError):
+        storage.write_atomic("a", b"one")
+    lines = micropython_runner.run("unix", _unusable_storage_code(str(tmp_path / "data"))).splitlines()
+    assert lines == [storage.problem, "refused 20"], "the same words under MicroPython"
+
+
+@pytest.mark.parametrize(
+    "error, words",
+    [(OSError(28, "No space left"), "flash full"), (OSError(21, "Is a directory"), "a folder"), (OSError(71, "Protocol"), "error 71")],
+)
+def test_flash_errors_in_words_that_fit_the_screen(error, words):
+    assert error_words(error) == words

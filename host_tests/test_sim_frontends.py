@@ -116,35 +116,77 @@ class _FakeSim:
     def __init__(self, buttons):
         self.hardware = type("H", (), {"buttons": dict.fromkeys(buttons)})()
         self.log = []
+        self.times = []
+        self.clock = 0.0
 
     def press(self, name):
         self.log.append(("press", name))
+        self.times.append(self.clock)
 
     def release(self, name):
         self.log.append(("release", name))
+        self.times.append(self.clock)
+
+    def tick(self, keyboard, now):
+        self.clock = now
+        keyboard.tick(now)
 
 
-def test_terminal_keys_become_held_presses():
+def test_terminal_keys_become_taps_in_order():
     sim = _FakeSim(("left", "a", "right"))
     keyboard = _Keyboard(sim)
-    keyboard.key("right", 0.0)
-    keyboard.key("right", 0.1)  # the terminal repeats the key: still one press
-    keyboard.tick(0.2)
-    keyboard.tick(0.3)
-    keyboard.key("menu", 1.0)  # no menu button: a long press of A
-    keyboard.key("up", 1.0)  # a button the board does not have
-    keyboard.tick(1.5)
-    keyboard.tick(1.9)
-    assert sim.log == [("press", "right"), ("release", "right"), ("press", "a"), ("release", "a")]
+    keyboard.keys(["right"], 0.0)
+    keyboard.keys(["right"], 0.1)  # a quick second tap: queued, not lost
+    keyboard.keys(["right", "a"], 0.2)  # typed together: two more taps
+    keyboard.keys(["menu", "up"], 0.21)  # no menu button: a long press of A; no up button: nothing
+    for step in range(300):
+        sim.tick(keyboard, 0.21 + step * 0.01)
+    assert sim.log == [("press", "right"), ("release", "right")] * 3 + [("press", "a"), ("release", "a")] * 2
+    gaps = [round(b - a, 2) for a, b in zip(sim.times, sim.times[1:])]
+    assert all(gap >= 0.05 for gap in gaps), "each level lasts long enough for the debounce"
+    assert gaps[-1] >= 0.8, "M holds A for a long press"
 
 
-def test_window_front_end(demo, tmp_path, monkeypatch):
+def test_terminal_repeats_keep_the_button_down():
+    sim = _FakeSim(("left", "a", "right"))
+    keyboard = _Keyboard(sim)
+    for step in range(20):  # the terminal repeats a held key every 30 ms
+        keyboard.keys(["left"], step * 0.03)
+        sim.tick(keyboard, step * 0.03)
+    for step in range(20):
+        sim.tick(keyboard, 0.6 + step * 0.03)
+    assert sim.log == [("press", "left"), ("release", "left")]
+    assert sim.times[1] - sim.times[0] >= 0.6
+
+
+@pytest.fixture
+def window(demo, tmp_path, monkeypatch):
+    """(pygame, run_window, a real-time SimulatedDevice running the demo) with SDL's dummy drivers."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     pygame = pytest.importorskip("pygame")
     from simulator.window import run_window
 
-    sim = simulator.SimulatedDevice(I2C_BOARD, flash_dir=tmp_path / "flash", app=demo, realtime=True)
+    return pygame, run_window, simulator.SimulatedDevice(I2C_BOARD, flash_dir=tmp_path / "flash", app=demo, realtime=True)
+
+
+def once_lit(sim, on_frame):
+    """An on_frame for run_window that counts frames from when the firmware has lit the panel:
+    on a busy machine its start-up can take many frames."""
+    first = []
+
+    def counted(frame):
+        if not sim.panel.lit:
+            return False
+        if not first:
+            first.append(frame)
+        return on_frame(frame - first[0])
+
+    return counted
+
+
+def test_window_front_end(window):
+    pygame, run_window, sim = window
 
     def keys(frame):
         if frame in (10, 20):
@@ -152,7 +194,43 @@ def test_window_front_end(demo, tmp_path, monkeypatch):
             pygame.event.post(pygame.event.Event(kind, key=pygame.K_RIGHT))
         return frame > 25 and "event right release" in sim.console and sim.panel.version > 5
 
-    surface = run_window(sim, scale=2, fps=100, max_frames=1000, on_frame=keys)
+    surface = run_window(sim, scale=2, fps=100, max_frames=6000, on_frame=once_lit(sim, keys))
     assert "event right press" in sim.console and "event right release" in sim.console
     lit = surface.get_at((4 + 2 * 66, 4 + 2 * 30))  # inside the block, moved right by 4
     assert lit.b > 150 and sim.state == "off"
+
+
+def test_window_taps_quicker_than_a_frame_each_count(window):
+    pygame, run_window, sim = window
+
+    def keys(frame):
+        if frame == 10:  # three taps, each down and up within one frame
+            for _ in range(3):
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT))
+                pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT))
+        return sim.console.count("event right release") == 3
+
+    run_window(sim, scale=2, fps=100, max_frames=6000, on_frame=once_lit(sim, keys))
+    assert sim.console.count("event right press") == 3 and sim.console.count("event right release") == 3
+
+
+def test_until_and_settle_wait_for_the_screen(tmp_path):
+    app = tmp_path / "words.py"
+    app.write_text(
+        "import hw\nfrom ui.font import draw_text\ndevice, error = hw.boot()\n"
+        "fb = device.display.fb\nstart = device.ticks_ms()\n"
+        "while True:\n"
+        "    late = device.ticks_diff(device.ticks_ms(), start) > 700\n"
+        "    fb.fill(0)\n"
+        "    draw_text(fb, 3, 20, 'Ready' if late else 'Busy')\n"
+        "    device.display.show()\n"
+        "    device.sleep_ms(20)\n"
+    )
+    with simulator.SimulatedDevice(I2C_BOARD, app=app) as sim:
+        sim.power_on()
+        script.run(sim, 'until "Busy"\nuntil "Ready" 2000\nsettle 100\n', tmp_path / "out")
+        assert 700 <= sim.now < 1000
+        with pytest.raises(script.ScriptError, match="line 1: 'Gone' was not on the screen within 300 ms"):
+            script.run(sim, 'until "Gone" 300\n', tmp_path / "out")
+    with pytest.raises(script.ScriptError, match="line 1: No closing quotation"):
+        script.parse('until "Ready', ("a",))

@@ -303,6 +303,22 @@ def test_a_power_cut_during_a_save_leaves_the_old_or_the_new_game(step):
 # ----- other boards ------------------------------------------------------------------------------------------
 
 
+def test_a_key_during_the_flip_shows_where_the_cursor_rests_before_it_places():
+    driver = BoardDriver("cytron_maker_pi_pico_grove_oled")
+    driver.press("right")
+    driver.press("right")  # Two players
+    driver.press("a")
+    game = driver.app.session.game
+    driver.tap("a")  # place (A acts when released), then at once, while the disc still flips, A again
+    played = driver.screen.cursor
+    assert driver.screen.flipping and len(game.history) == 1
+    driver.tap("a")
+    driver.settle()
+    assert len(game.history) == 1, "the second A only moved the cursor off the square just played"
+    assert driver.screen.cursor != played and game.board.is_legal(driver.screen.cursor)
+    assert driver.app.notice is None
+
+
 def test_a_three_button_board_plays_a_whole_game():
     driver = BoardDriver("cytron_maker_pi_pico_grove_oled")
     assert driver.app.keymap.scheme == "keys"
@@ -572,6 +588,8 @@ def test_records_replay_move_by_move():
     driver.press("b")
     driver.menu_to("Game record")
     replay = driver.screen
+    assert replay.game.transcript() == game.transcript(), "the record opens at the current move"
+    driver.press("up")
     assert len(replay.game.history) == 0
     driver.press("right", 3)
     assert replay.game.transcript() == "f5d6c3"

@@ -38,6 +38,8 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
              file:` to write the new contents piece by piece (a power cut
              leaves the old or the new file); .remove(name) -> bool; .names().
              The files are streams MicroPython's json.load and json.dump take.
+             .problem: why the storage cannot be used ("data is a file, not
+             a folder"), or None; then every operation raises OSError.
   .ticks_ms(), .ticks_diff(a, b), .ticks_add(t, ms), .sleep_ms(ms): time as
              MicroPython's time module (virtual time in the simulator).
   .reset()   restarts the device.

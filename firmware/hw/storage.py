@@ -8,12 +8,41 @@ new one, plus at worst a stray .tmp, which the next start-up removes.
 open_read() and replace() hand out the file itself, so a caller can parse or
 write a document piece by piece (ui/store.py streams its JSON) instead of
 holding all of it in the heap as one block.
+
+A storage that cannot be opened (the directory cannot be made or read: a
+file of that name, a flash that fails) does not stop the device: `problem`
+then says why in a few words, for the app to show, and every operation
+raises OSError.
 """
 
 import errno
 import os
 
 TMP = ".tmp"
+
+# What the flash's errors mean, in words short enough for the screen. By number: MicroPython's errno
+# numbers are Linux's, and its errno module names only some of them.
+_ERROR_WORDS = {
+    2: "missing",  # ENOENT
+    5: "flash read error",  # EIO
+    12: "out of memory",  # ENOMEM
+    13: "no permission",  # EACCES
+    17: "already there",  # EEXIST
+    19: "no flash",  # ENODEV
+    20: "not a folder",  # ENOTDIR: a file where a folder should be
+    21: "a folder",  # EISDIR
+    22: "bad name",  # EINVAL
+    28: "flash full",  # ENOSPC
+    30: "read-only",  # EROFS
+}
+
+
+def error_words(error):
+    """An OSError in a few words for the screen: 'a folder', 'flash full', 'error 71'."""
+    code = error.args[0] if error.args else None
+    if not isinstance(code, int):
+        return str(error)[:20]
+    return _ERROR_WORDS.get(code) or "error %d" % code
 
 
 class PosixFiles:
@@ -32,14 +61,21 @@ class Storage:
     def __init__(self, root, files=None):
         self.root = root
         self._files = files or PosixFiles()
+        self.problem = None  # why the storage cannot be used, in words, or None
         try:
-            self._files.mkdir(root)
+            try:
+                self._files.mkdir(root)
+            except OSError as error:
+                if error.args[0] != errno.EEXIST:
+                    raise
+            for name in self._files.listdir(root):
+                if name.endswith(TMP):
+                    self._files.remove(self._path(name, stray=True))
         except OSError as error:
-            if error.args[0] != errno.EEXIST:
-                raise
-        for name in self._files.listdir(root):
-            if name.endswith(TMP):
-                self._files.remove(self._path(name, stray=True))
+            words = error_words(error)
+            if words in ("not a folder", "already there"):
+                words = "a file, not a folder"
+            self.problem = "%s is %s" % (root, words) if words.startswith("a ") else "%s: %s" % (root, words)
 
     def _path(self, name, stray=False):
         if not name or "/" in name or name.startswith(".") or (name.endswith(TMP) and not stray):

@@ -64,6 +64,8 @@ class App:
         self.keymap = keys.Keymap(device.buttons.names)
         self.store = Store(device.storage)
         problems = []
+        if self.store.problem is not None:
+            problems.append("Not saving: " + self.store.problem)
         data, problem = self.store.load(SETTINGS)
         self.settings, bad = settings_module.repair(data if data is not None else {}, self.level_count)
         if problem:
@@ -253,15 +255,19 @@ class App:
 
     def save_settings(self):
         if self.settings_changed:
-            if not self.store.save(SETTINGS, self.settings):
-                self.notify("Could not save the settings")
+            self.report_save(self.store.save(SETTINGS, self.settings), "Could not save the settings")
             self.settings_changed = False
 
     def save_session(self):
         if self.session is None:
             self.store.remove(GAME)
-        elif not self.store.save(GAME, self.session.to_dict()):
-            self.notify("Flash full: game not saved")
+        else:
+            self.report_save(self.store.save(GAME, self.session.to_dict()), "Flash full: game not saved")
+
+    def report_save(self, done, failure):
+        """Say `failure` if a save was not done, unless nothing can be saved at all (said at start-up)."""
+        if not done and self.store.problem is None:
+            self.notify(failure)
 
     # ----- the screen's power -------------------------------------------------------
 

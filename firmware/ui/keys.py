@@ -99,6 +99,17 @@ class Keymap:
                 return "hold " + name.upper()
         return "?"
 
+    def step_label(self):
+        """The keys that step back and forth through choices: '<>' where left and right are wired, else 'A:'."""
+        if "left" in self.names and "right" in self.names:
+            return "<>"
+        return self.label(NEXT if self.scheme == "keys" else RIGHT) + ":"
+
+    def label_lines(self, action, what, columns=10):
+        """'B: back' in one line, or in two where it would not fit in `columns`: 'hold A:', ' back'."""
+        text = "%s: %s" % (self.label(action), what)
+        return [text] if len(text) <= columns else [self.label(action) + ":", " " + what]
+
     def help_lines(self):
         """How to play with these keys, for the About screen."""
         if self.scheme == "dpad":

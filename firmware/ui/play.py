@@ -230,8 +230,7 @@ class GameScreen(Screen):
         app.dirty = True
         if not fresh:
             return
-        if not app.store.add_record(session.record()):
-            app.notify("Flash full: record not saved")
+        app.report_save(app.store.add_record(session.record()), "Flash full: record not saved")
         app.save_session()
         if result.winner is None:
             app.sounds.play(sounds.DRAW)
@@ -276,6 +275,9 @@ class GameScreen(Screen):
 
     def place(self):
         if not self.humans_turn:
+            return
+        if self.app.keymap.scheme == "keys" and not self.legal >> self.cursor & 1:
+            self.step_legal(1)  # a key before the cursor moved on from the last move: show where it rests first
             return
         reason = self.session.game.board.why_illegal(self.cursor)
         if reason is None:
@@ -447,6 +449,9 @@ class GameScreen(Screen):
 
     def players_line(self):
         session = self.session
+        variant = session.game.variant
+        if variant.anti and session.mode != MODE_DEMO:  # the rule that turns every judgement round: always in sight
+            return "Anti" if variant.size == 8 else "%dx%d Anti" % (variant.size, variant.size)
         if session.game.clock is not None or session.mode == MODE_DEMO:
             return "%s v %s" % (session.label(BLACK), session.label(WHITE))
         if session.mode == MODE_COMPUTER:
@@ -482,7 +487,7 @@ class GameScreen(Screen):
         if self.state == PASSING:
             return "Pass"
         if session.mode == MODE_DEMO:
-            return "Demo"
+            return "Anti demo" if session.game.variant.anti else "Demo"
         if self.humans_turn:
             return "Your move" if session.mode == MODE_COMPUTER else session.label(session.game.turn) + " to move"
         return ""

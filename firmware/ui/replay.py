@@ -1,5 +1,6 @@
 """A game record played through move by move: a finished game from the records, or the game in progress.
 
+It opens at the last move (where the game stands);
 RIGHT, NEXT or OK step forward, LEFT or PREV back, UP jumps to the start,
 DOWN to the end, BACK closes. The record is replayed with the engine's own
 Game (take back / redo), so passes come back where they happened.
@@ -39,10 +40,19 @@ def record_title(record):
 
 
 def score_text(record):
+    """The result as the player sees it: 'won 40-24' or 'lost 27-9' (your discs first) in a game against the
+    computer, 'draw 32-32', else the winner and its score first ('P2 40-24'). The winner follows the
+    variant's rule: in Anti-Othello fewer discs win."""
     result = record["r"]
     if result is None:
         return "..."
-    return "%d-%d" % (result[1], result[2])
+    winner, discs = result[0], (result[1], result[2])
+    if winner not in (BLACK, WHITE):
+        return "draw %d-%d" % discs
+    players = record["p"]
+    side = players.index("You") if "You" in players else winner
+    verb = ("won " if side == winner else "lost ") if "You" in players else players[winner] + " "
+    return verb + "%d-%d" % (discs[side], discs[1 - side])
 
 
 class ReplayScreen(Screen):
@@ -55,11 +65,9 @@ class ReplayScreen(Screen):
             game.play_transcript(record["t"])
         except (TypeError, ValueError):  # a record that no longer replays: a bad variant, an illegal move
             return
-        self.game = game
+        self.game = game  # at the last move: the record opens where the game stands
         self.plies = len(game.history)
         self.moves = game.move_count()
-        while game.take_back() is not None:
-            pass
         self.view = gfx.BoardView(game.board.size)
 
     def enter(self):
@@ -94,21 +102,20 @@ class ReplayScreen(Screen):
             y = colour * gfx.ROW
             draw_text(fb, x, y + 1, (BLACK_DISC if colour == BLACK else WHITE_DISC) + "%2d" % board.count(colour))
             draw_text(fb, gfx.SCREEN_W - 1 - text_width(players[colour]), y + 1, players[colour])
-        played = game.move_count()
-        lines = ["Move %d/%d" % (played, self.moves)]
+        if len(game.history) == self.plies and self.record["r"] is not None:
+            result = score_text(self.record)
+            lines = [result[0].upper() + result[1:]]  # the end: how it ended
+        else:
+            lines = ["Move %d/%d" % (game.move_count(), self.moves)]
         if game.history:
             move = game.history[-1]
             name = "pass" if move.square == PASS else square_name(move.square, board.size)
             lines.append("%s %s" % (BLACK_DISC if move.colour == BLACK else WHITE_DISC, name))
         else:
             lines.append("Start")
-        if len(game.history) == self.plies and self.record["r"] is not None:
-            lines.append("End " + score_text(self.record))
-        else:
-            lines.append("")
         keymap = self.app.keymap
-        lines.append("<> step" if keymap.scheme == "dpad" else keymap.label(keys.NEXT) + ": step")
-        lines.append(keymap.label(keys.BACK) + ": back")
+        lines.append(keymap.step_label() + " step")
+        lines += keymap.label_lines(keys.BACK, "back")
         y = 2 * gfx.ROW + 1
         for line in lines:
             draw_text(fb, x, y, line)

@@ -22,6 +22,7 @@ from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
 from ui import settings as choices
 from ui.app import Screen
+from ui.font import wrap
 from ui.menu import Item, Menu, TextScreen
 from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, Session, rules_from_settings, variant_for
 from ui.sounds import CLICK
@@ -233,11 +234,14 @@ def records_menu(app):
 
     records, problem = app.store.load_records()
     good = [record for record in records if valid_record(record)]
-    if problem or len(good) < len(records):
-        app.notify(problem or RECORDS + " damaged")
+    if len(good) < len(records):
+        problem = problem or RECORDS + " damaged"
+    problem = problem or (app.store.problem and "Not saving: " + app.store.problem)
     records = good
-    if not records:
-        return TextScreen(app, "Records", ["No finished games", "yet."])
+    if not records:  # the screen says it all: a notice over it would hide its lines
+        return TextScreen(app, "Records", (wrap(problem, 20) + ["No games to show."]) if problem else ["No finished games", "yet."])
+    if problem:
+        app.notify(problem)
     items = []
     for number, record in enumerate(records):
         items.append(record_item(app, number + 1, record))

@@ -110,9 +110,10 @@ class SetupScreen(Screen):
             "To move " + (BLACK_DISC if board.turn == 0 else WHITE_DISC),
         ]
         keymap = self.app.keymap
+        if keymap.scheme == "keys":  # the arrows of a d-pad go without saying; these keys need telling
+            lines.append(keymap.step_label() + " square")
         lines.append(keymap.label(keys.OK) + ": disc")
-        back = keymap.label(keys.BACK)
-        lines += [back + ": menu"] if len(back) <= 4 else [back + ":", " menu"]
+        lines += keymap.label_lines(keys.BACK, "menu")
         y = 1
         for line in lines:
             draw_text(fb, x, y, line)

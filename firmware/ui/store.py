@@ -9,7 +9,9 @@ Files (names in device.storage):
 storage.replace and write_atomic replace a file in one step, so a power cut
 leaves the old or the new version. Reading never raises: a missing file is
 None, and a truncated or corrupt one is reported as a problem for the caller
-to show.
+to show, in words that fit the screen ("game.json unreadable (a folder)").
+A storage that could not be opened at all (`problem`, the app says so once)
+reads as empty and saves nothing.
 
 Documents are parsed from the file and written into it piece by piece: the
 game is saved after every move, and its text (about 700 bytes late in a
@@ -36,28 +38,41 @@ RECORDS_KEPT = 10
 LOG_LIMIT = 2048
 
 
+def _unreadable(name, error):
+    from hw.storage import error_words  # imported on the error path only: every module counts against the heap
+
+    return "%s unreadable (%s)" % (name, error_words(error))
+
+
 class Store:
     def __init__(self, storage):
         self.storage = storage
+        self.problem = getattr(storage, "problem", None)  # why nothing can be saved, or None
 
     def load(self, name):
         """(data, None) for a good file, (None, None) for a missing one, (None, problem) for a bad one."""
+        if self.problem is not None:
+            return None, None
         try:
             file = self.storage.open_read(name)
-        except Exception as error:  # a flash read error must not stop the device
-            return None, "%s unreadable (%s)" % (name, error)
+        except OSError as error:  # a flash read error must not stop the device
+            return None, _unreadable(name, error)
+        except Exception as error:
+            return None, "%s unreadable (%s)" % (name, type(error).__name__)
         if file is None:
             return None, None
         try:
             with file:
                 return json.load(file), None
         except OSError as error:
-            return None, "%s unreadable (%s)" % (name, error)
+            return None, _unreadable(name, error)
         except Exception:  # ValueError, UnicodeError and whatever a damaged file provokes
             return None, "%s damaged" % name
 
     def save(self, name, data):
         """Write `data` as JSON; returns False (and keeps the old file) if the flash refuses."""
+        if self.problem is not None:
+            return False
         try:
             with self.storage.replace(name) as file:
                 _dump(data, file)

@@ -2,6 +2,9 @@
 
 One command per line; '#' starts a comment:
     wait MS                 let MS milliseconds pass
+    until "TEXT" [MS]       let time pass until TEXT is on the screen (at most MS, default 60000)
+    settle [MS]             let time pass until the screen has not changed for MS (default 200):
+                            animations over
     press NAME [COUNT]      tap the button COUNT times (80 ms down, 120 ms up)
     hold NAME MS            keep it down MS milliseconds, then release (and wait 120 ms)
     down NAME | up NAME     press / release it, no time passing
@@ -10,15 +13,23 @@ One command per line; '#' starts a comment:
     gif FILE.gif            write the frames kept so far as an animated GIF
     power off|on|cycle      take the power away, give it back, or both
     cut-power-at STEP       the power goes just before the STEP-th flash-changing step
-Files are written in the output directory.
+Files are written in the output directory. A script that waits for what
+the screen shows (until, settle) rather than for times runs the same on a
+device of any speed.
 """
 
+import shlex
 from pathlib import Path
 
+from .reading import shows
 from .render import save_gif
+from .simulated import SimulatorError
 
 TAP_MS = 80
 GAP_MS = 120
+UNTIL_MS = 60000
+SETTLE_MS = 200
+STEP_MS = 10
 
 
 class ScriptError(ValueError):
@@ -38,9 +49,15 @@ def _number(word, line_number, what):
 def parse(text, buttons):
     """The script's commands as (line number, name, arguments); raises ScriptError for the first bad line."""
     commands = []
-    shapes = {"wait": 1, "press": (1, 2), "hold": 2, "down": 1, "up": 1, "shot": 1, "record": (0, 1), "gif": 1, "power": 1, "cut-power-at": 1}
+    shapes = {
+        "wait": 1, "until": (1, 2), "settle": (0, 1), "press": (1, 2), "hold": 2, "down": 1, "up": 1, "shot": 1,
+        "record": (0, 1), "gif": 1, "power": 1, "cut-power-at": 1,
+    }
     for number, raw in enumerate(text.splitlines(), 1):
-        words = raw.split("#", 1)[0].split()
+        try:
+            words = shlex.split(raw.split("#", 1)[0])
+        except ValueError as error:
+            raise ScriptError("line %d: %s" % (number, error))
         if not words:
             continue
         name, args = words[0].lower(), words[1:]
@@ -54,22 +71,35 @@ def parse(text, buttons):
             raise ScriptError("line %d: the board has no %r button (it has: %s)" % (number, args[0], ", ".join(buttons)))
         if name == "power" and args[0] not in ("off", "on", "cycle"):
             raise ScriptError("line %d: power is followed by off, on or cycle" % number)
-        if name == "wait" or name == "cut-power-at" or name == "record":
+        if name in ("wait", "cut-power-at", "record", "settle"):
             args = [_number(word, number, name) for word in args]
-        elif name in ("press", "hold"):
+        elif name in ("press", "hold", "until"):
             args = [args[0]] + [_number(word, number, name) for word in args[1:]]
         commands.append((number, name, args))
     return commands
 
 
 def run(sim, text, out_dir):
-    """Run a script on a SimulatedDevice that is powered on; returns the paths written."""
+    """Run a script on a SimulatedDevice that is powered on; returns the paths written.
+
+    A firmware that stops other than by its main script ending normally
+    (killed, crashed) stops the script: SimulatorError says why."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for number, name, args in parse(text, tuple(sim.hardware.buttons)):
         if name == "wait":
             sim.run_for(args[0])
+        elif name == "until":
+            timeout = args[1] if len(args) > 1 else UNTIL_MS
+            if not _run_until_shown(sim, args[0], timeout):
+                _check_running(sim, number)
+                raise ScriptError("line %d: %r was not on the screen within %d ms" % (number, args[0], timeout))
+        elif name == "settle":
+            quiet = args[0] if args else SETTLE_MS
+            if not _settle(sim, quiet):
+                _check_running(sim, number)
+                raise ScriptError("line %d: the screen kept changing for %d ms" % (number, UNTIL_MS))
         elif name == "press":
             for _ in range(args[1] if len(args) > 1 else 1):
                 sim.tap(args[0], TAP_MS, GAP_MS)
@@ -95,4 +125,35 @@ def run(sim, text, out_dir):
             {"off": sim.power_off, "on": sim.power_on, "cycle": sim.power_cycle}[args[0]]()
         elif name == "cut-power-at":
             sim.cut_power_at_flash_step(args[0])
+        _check_running(sim, number)
     return written
+
+
+def _check_running(sim, number):
+    if sim.state == "halted" and sim.exit_status != 0:
+        raise SimulatorError("line %d: %s" % (number, sim.failure()))
+
+
+def _run_until_shown(sim, text, timeout_ms):
+    seen = [None, False]  # the panel version looked at, and whether it showed the text
+
+    def showing(sim):
+        if sim.panel.version != seen[0]:
+            seen[0] = sim.panel.version
+            seen[1] = shows(sim.screen(), text)
+        return seen[1]
+
+    return sim.run_until(showing, timeout_ms, STEP_MS)
+
+
+def _settle(sim, quiet_ms):
+    """Run until the glass has stayed the same for quiet_ms; False if it kept changing for UNTIL_MS."""
+    last = [sim.screen(), sim.now]  # the picture, and since when
+
+    def still(sim):
+        picture = sim.screen()
+        if picture != last[0]:
+            last[:] = [picture, sim.now]
+        return sim.now - last[1] >= quiet_ms
+
+    return sim.run_until(still, UNTIL_MS, STEP_MS)

@@ -46,6 +46,19 @@ def board_config(source):
     return hw.load_config(source), source
 
 
+def _process_end(returncode):
+    """A process's return code in words: 'killed by signal 9 (SIGKILL)' or 'exit status 3'."""
+    if returncode < 0:
+        import signal
+
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = "?"
+        return "its process was killed by signal %d (%s)" % (-returncode, name)
+    return "its process ended with exit status %d" % returncode
+
+
 def _micropython_binary():
     tools = str(Path(__file__).resolve().parent.parent)
     if tools not in sys.path:
@@ -101,6 +114,7 @@ class SimulatedDevice:
         self.now = 0  # ms since the simulation began (virtual in lockstep, wall clock in real time)
         self.state = "off"  # off, running, halted (the app ended), cut (power cut)
         self.exit_status = None
+        self.ending = None  # how the firmware process ended, in words, when it did on its own (halted)
         self.boots = 0
         self.resets = 0
         self._console = []
@@ -164,6 +178,7 @@ class SimulatedDevice:
         self._events = queue.Queue()
         self.state = "running"
         self.exit_status = None
+        self.ending = None
         self.boots += 1
         self._boot_at = self.now
         self._reader = threading.Thread(target=self._read, args=(self._process, self._events), daemon=True)
@@ -227,7 +242,7 @@ class SimulatedDevice:
         process.stdout.close()
         if buffer:
             self._console.append(buffer.decode("utf-8", "replace"))
-        events.put(("gone", None))
+        events.put(("gone", [process.wait()]))
 
     def _parse(self, buffer, events):
         while buffer:
@@ -284,21 +299,26 @@ class SimulatedDevice:
         except queue.Empty:
             self._stop()
             self.state = "halted"
+            self.ending = "hung"
             raise SimulatorError(
                 "the firmware ran %s s without letting time pass (an endless loop that neither sleeps nor reads the clock?)\n%s"
                 % (self.timeout_s, self.console[-3000:])
             )
         if kind == "Y":
             return self._boot_at + int(args[0])
+        return self._handle(kind, args)
+
+    def _handle(self, kind, args):
+        """A reset, a power cut or the end of the firmware; the virtual time reached, or None when it stopped."""
         if kind == "X":  # machine.reset(): the chip restarts, the board keeps its power
-            self.now = self._boot_at + int(args[0])
+            self.now = self._time_of(args[0])
             self.resets += 1
             self._stop()
             self.hardware.levels.clear()  # a resetting RP2040 lets go of its outputs
             self._start()
             return self.now
         if kind == "C":
-            self.now = self._boot_at + int(args[0])
+            self.now = self._time_of(args[0])
             self.hardware.flash_step(self.now, "power cut before " + args[1], " ".join(args[2:]))
             self._stop()
             self.state = "cut"
@@ -306,9 +326,31 @@ class SimulatedDevice:
             return None
         if kind == "E":
             self.exit_status = int(args[0])
+            self.ending = "its main script ended with status %d" % self.exit_status
+        else:  # "gone": the process ended without saying so
+            self.ending = _process_end(args[0])
         self._stop()
         self.state = "halted"
         return None
+
+    def poll(self):
+        """Real time: act on what the firmware reported (a reset restarts it, its end halts it); the state."""
+        while self.state == "running":
+            try:
+                kind, args = self._events.get_nowait()
+            except queue.Empty:
+                break
+            if kind != "Y":
+                self._handle(kind, args)
+        return self.state
+
+    def failure(self):
+        """Why the firmware stopped, with the end of what it printed: for a front end to show. None while it runs."""
+        if self.state != "halted":
+            return None
+        tail = self.console.strip()[-2000:]
+        said = ("its last output:\n" + tail) if tail else "it printed nothing"
+        return "the firmware stopped: %s; %s" % (self.ending, said)
 
     # --- time ---
 

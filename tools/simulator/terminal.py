@@ -2,23 +2,31 @@
 
 Keys: arrows = d-pad, Enter / Z / space = A, Esc / X / Backspace = B,
 M = menu (a long press of A on boards without a menu button), Q or Ctrl-C
-quits. A terminal reports key presses but no releases, so a key press is a
-button press of PRESS_MS (kept down while the terminal repeats the key).
+(read as a key, not a signal) quits. The buzzer shows as a note (NOTE) at
+the start of the status line while it sounds: a terminal bell for every
+click would be noise. A terminal reports key presses but no releases, so
+each key press is one tap of the button (presses.py queues them, so quick
+taps all count); the same key again within REPEAT_GAP_S is the terminal
+repeating a held key, and keeps the button down instead.
 """
 
 import os
 import select
-import shutil
 import sys
 import termios
 import time
 import tty
 
+from .presses import PRESS_MS, PressQueue
 from .render import half_blocks
+from .simulated import SimulatorError
 
-PRESS_MS = 150
 LONG_PRESS_MS = 800
+REPEAT_GAP_S = 0.06  # a terminal repeats a held key every 30-50 ms; nobody taps a key 16 times a second
+REPEAT_HOLD_S = 0.1  # how long one repeat keeps the button down: until the next repeat is due
 FRAME_S = 1 / 30
+NOTE = "\u266a"
+NOTE_SHOWN_S = 0.15  # long enough to see a click of 25 ms
 
 _KEYS = {
     b"\x1b[A": "up", b"\x1bOA": "up",
@@ -63,36 +71,56 @@ def frame_text(rows, brightness, status):
 
 
 class _Keyboard:
-    """Turns key presses into button presses held for PRESS_MS, prolonged while the key repeats."""
+    """Turns key presses into button taps, in order; a key the terminal repeats keeps its button down."""
 
     def __init__(self, sim):
-        self.sim = sim
-        self.buttons = set(sim.hardware.buttons)
-        self.release_at = {}
+        self.queue = PressQueue(sim)
+        self.buttons = self.queue.buttons
+        self.arrived = {}  # key -> when it last came
 
-    def key(self, name, now):
-        if name == "menu" and "menu" not in self.buttons:
-            name, hold = "a", LONG_PRESS_MS
-        else:
-            hold = PRESS_MS
-        if name not in self.buttons:
-            return
-        if name not in self.release_at:
-            self.sim.press(name)
-        self.release_at[name] = max(self.release_at.get(name, 0), now + hold / 1000)
+    def keys(self, names, now):
+        """The keys of one read from the terminal, at `now` (s). Keys that came together were typed or
+        pasted together: each is a tap. A key that comes alone, soon after the same key, is a repeat."""
+        seen = set()
+        for key in names:
+            if key == "menu" and "menu" not in self.buttons:
+                name, hold = "a", LONG_PRESS_MS
+            else:
+                name, hold = key, PRESS_MS
+            if name not in self.buttons:
+                continue
+            last = self.arrived.get(key)
+            self.arrived[key] = now
+            repeat = key not in seen and last is not None and now - last < REPEAT_GAP_S
+            seen.add(key)
+            if not (repeat and self.queue.hold_on(name, now + REPEAT_HOLD_S)):
+                self.queue.tap(name, hold)
 
     def tick(self, now):
-        for name, when in list(self.release_at.items()):
-            if now >= when:
-                self.sim.release(name)
-                del self.release_at[name]
+        self.queue.tick(now)
+
+
+def _check_terminal():
+    """(None, columns) for a terminal that can show the panel, else (why not, 0)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        which = " and ".join(name for name, stream in (("input", sys.stdin), ("output", sys.stdout)) if not stream.isatty())
+        return (
+            "the terminal front end needs a terminal, and its %s is not one (piped or redirected?); "
+            "use --window, or --headless SCRIPT for screenshots" % which
+        ), 0
+    columns, lines = os.get_terminal_size(sys.stdout.fileno())  # the terminal's own size, not $COLUMNS
+    if columns < 128 or lines < 34:
+        return "the terminal must be at least 128 x 34 characters to show the 128x64 panel (it is %d x %d)" % (columns, lines), 0
+    return None, columns
 
 
 def run_terminal(sim):
-    """Play on this terminal until Q; `sim` is a SimulatedDevice in real time, not yet powered on."""
-    columns, lines = shutil.get_terminal_size()
-    if columns < 128 or lines < 34:
-        raise SystemExit("the terminal must be at least 128 x 34 characters to show the 128x64 panel (it is %d x %d)" % (columns, lines))
+    """Play on this terminal until Q; `sim` is a SimulatedDevice in real time, not yet powered on.
+
+    Raises SimulatorError, saying why and with the firmware's last output, if the firmware stops."""
+    problem, columns = _check_terminal()
+    if problem:
+        raise SystemExit(problem)
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     out = sys.stdout
@@ -104,28 +132,43 @@ def run_terminal(sim):
         legend += "  M=hold A"
     try:
         tty.setcbreak(fd)
+        mode = termios.tcgetattr(fd)
+        mode[3] &= ~termios.ISIG  # Ctrl-C is a key that quits, not a signal to this and the firmware process
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
         out.write("\x1b[?1049h\x1b[?25l\x1b[2J")
         sim.power_on()
         shown = None
-        while True:
+        status = "%s  |  %s  Q=quit" % (sim.config.name, legend)
+        heard = 0  # buzzer log entries seen
+        note_until = 0.0
+        quitting = False
+        while not quitting and sim.poll() == "running":
             ready, _, _ = select.select([fd], [], [], FRAME_S)
             now = time.monotonic()
             if ready:
-                for key in decode_keys(os.read(fd, 64)):
-                    if key == "quit":
-                        return
-                    keyboard.key(key, now)
+                keys = decode_keys(os.read(fd, 64))
+                if "quit" in keys:
+                    quitting = True
+                    keys = keys[: keys.index("quit")]
+                keyboard.keys(keys, now)
             keyboard.tick(now)
-            state = (sim.panel.version, sim.state)
-            if state != shown:
-                shown = state
-                status = "%s  |  %s  Q=quit%s" % (sim.config.name, legend, "" if sim.state == "running" else "  [firmware %s]" % sim.state)
-                out.write(frame_text(sim.screen(), sim.panel.brightness(), status[:columns]))
+            log = sim.hardware.buzzer_log
+            if any(freq for _, freq in log[heard:]) or (log and log[-1][1]):
+                note_until = now + NOTE_SHOWN_S
+            heard = len(log)
+            view = (sim.panel.version, now < note_until)
+            if view != shown:
+                shown = view
+                line = (NOTE if view[1] else " ") + " " + status
+                out.write(frame_text(sim.screen(), sim.panel.brightness(), line[:columns]))
                 out.flush()
+        failure = sim.failure()
     finally:
         out.write("\x1b[0m\x1b[?25h\x1b[?1049l")
         out.flush()
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         sim.close()
-        if sim.console.strip():
-            sys.stderr.write(sim.console[-4000:])
+    if failure:
+        raise SimulatorError(failure)
+    if sim.console.strip():
+        sys.stderr.write(sim.console[-4000:])

@@ -2,10 +2,17 @@
 
 Keys as in the terminal: arrows, Enter/Z/space = A, Esc/X/Backspace = B,
 M = menu (held A on boards without one); closing the window or Q quits.
+Presses and releases go through presses.py's queue, so a tap quicker than
+the buttons' debounce still counts once. The buzzer plays through the
+speaker (speaker.py), where there is one.
 """
 
+import os
 import time
 
+from .presses import PressQueue
+from .simulated import SimulatorError
+from .speaker import Speaker
 from .terminal import LONG_PRESS_MS
 
 
@@ -24,23 +31,30 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
     For tests (with SDL_VIDEODRIVER=dummy): max_frames stops after that many
     frames, and on_frame(number) runs before each frame's events are read,
     e.g. to post key events; it stops the window by returning True.
-    Returns a copy of the window's picture as last drawn.
+    Returns a copy of the window's picture as last drawn. Raises
+    SimulatorError, saying why and with the firmware's last output, if the
+    firmware stops.
     """
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's greeting on the player's terminal
     import pygame
 
-    pygame.init()
+    pygame.display.init()  # not pygame.init(): the mixer is opened by Speaker, quietly where there is no audio
+    speaker = Speaker(pygame)
+    failure = None
     try:
         keymap = _keymap(pygame)
-        buttons = set(sim.hardware.buttons)
+        presses = PressQueue(sim)
         first = sim.image(scale)
         screen = pygame.display.set_mode(first.size)
         pygame.display.set_caption("Pocket Othello - %s" % sim.config.name)
         clock = pygame.time.Clock()
         sim.power_on()
-        held_menu_until = None
         shown = None
         frames = 0
         while max_frames is None or frames < max_frames:
+            if sim.poll() != "running":
+                failure = sim.failure()
+                break
             if on_frame is not None and on_frame(frames):
                 break
             for event in pygame.event.get():
@@ -52,25 +66,24 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
                 if name == "quit":
                     return screen.copy()
                 down = event.type == pygame.KEYDOWN
-                if name == "menu" and "menu" not in buttons:
-                    if down and held_menu_until is None and "a" in buttons:
-                        sim.press("a")
-                        held_menu_until = time.monotonic() + LONG_PRESS_MS / 1000
-                    continue
-                if name in buttons:
-                    (sim.press if down else sim.release)(name)
-            if held_menu_until is not None and time.monotonic() >= held_menu_until:
-                sim.release("a")
-                held_menu_until = None
-            state = (sim.panel.version, sim.state)
-            if state != shown:
-                shown = state
+                if name == "menu" and "menu" not in presses.buttons:
+                    if down:
+                        presses.tap("a", LONG_PRESS_MS)
+                elif name is not None:
+                    presses.change(name, down)
+            presses.tick(time.monotonic())
+            speaker.update(sim.hardware.buzzer_log)
+            if sim.panel.version != shown:
+                shown = sim.panel.version
                 image = sim.image(scale)
                 screen.blit(pygame.image.frombuffer(image.tobytes(), image.size, "RGB"), (0, 0))
                 pygame.display.flip()
             clock.tick(fps)
             frames += 1
+        if failure:
+            raise SimulatorError(failure)
         return screen.copy()
     finally:
         sim.close()
+        speaker.close()
         pygame.quit()

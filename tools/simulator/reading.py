@@ -1,0 +1,53 @@
+"""Reading the panel as a person would: is this text on the screen?
+
+Scripts and tests wait for what the device shows ("Your move", "Thinking")
+rather than for a time, which would depend on how fast the device is (the
+same tour then runs on the simulator and on an emulated Pico). The text is
+drawn with the firmware's own font code (firmware/ui/font.py) and looked
+for anywhere on the glass, lit on dark or dark on lit (a highlighted line).
+"""
+
+from ui.font import HEIGHT, draw_text, text_width
+
+
+class _Pixels:
+    """Enough of a frame buffer for draw_text: the lit pixels as a set of (x, y)."""
+
+    def __init__(self):
+        self.lit = set()
+
+    def vline(self, x, y, height, colour):
+        self.fill_rect(x, y, 1, height, colour)
+
+    def fill_rect(self, x, y, width, height, colour):
+        for dx in range(width):
+            for dy in range(height):
+                self.lit.add((x + dx, y + dy))
+
+
+def _pattern(text):
+    """The text as column masks (bit 0 = the top row) and which rows count (descender only if it has one)."""
+    pixels = _Pixels()
+    draw_text(pixels, 0, 0, text)
+    columns = [0] * text_width(text)
+    for x, y in pixels.lit:
+        columns[x] |= 1 << y
+    rows = (1 << HEIGHT) - 1 if any(column >> (HEIGHT - 1) for column in columns) else (1 << (HEIGHT - 1)) - 1
+    return columns, rows
+
+
+def shows(screen, text):
+    """True if `text` (in the firmware's font, scale 1) is on `screen` (rows of 0/1 values)."""
+    columns, mask = _pattern(text)
+    if not columns:
+        return True
+    height = len(screen)
+    width = len(screen[0])
+    glass = [sum(screen[y][x] << y for y in range(height)) for x in range(width)]
+    full = (1 << height) - 1
+    for ink in (0, full):
+        for x in range(width - len(columns) + 1):
+            for y in range(height - HEIGHT + 2):
+                if all(((glass[x + i] ^ ink) >> y) & mask == columns[i] for i in range(len(columns))):
+                    return True
+    return False
