@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -192,8 +193,9 @@ def test_game_plans_are_reproducible_and_diverse():
 def test_small_run_labels_resumes_and_reproduces(tmp_path, capsys):
     out = tmp_path / "data"
     assert training_data.main(SMALL + ["--out", str(out)]) == 0
-    err = capsys.readouterr().err
+    out_text, err = capsys.readouterr()
     assert "2/2 games" in err and "positions/s" in err and "left" in err
+    assert re.search(r"this run: 2 games, \d+ positions in 0:\d\d:\d\d; the workers searched \d+ s and solved", out_text)
     chunks = sorted((out / "chunks").iterdir())
     assert [path.name for path in chunks] == ["chunk-00000.txt", "chunk-00001.txt"]
     train, test = load_npz(out / "train.npz"), load_npz(out / "test.npz")

@@ -103,16 +103,19 @@ class Progress:
         self.done_before = done_games
         self.games = 0
         self.positions = 0
+        self.search_ms = self.solve_ms = 0  # the workers' own time in each kind of labelling
         self.lock = threading.Lock()
         self.started = time.monotonic()
         self.stopped = threading.Event()
         self.tty = sys.stderr.isatty()
         self.last_line = 0.0
 
-    def add(self, positions):
+    def add(self, positions, search_ms, solve_ms):
         with self.lock:
             self.games += 1
             self.positions += positions
+            self.search_ms += search_ms
+            self.solve_ms += solve_ms
 
     def line(self):
         elapsed = time.monotonic() - self.started
@@ -175,7 +178,7 @@ class Runner:
                 if line.startswith("pos "):
                     lines.append(line[4:])
                 elif line.startswith("game "):
-                    self.progress.add(int(line.split()[2]))
+                    self.progress.add(*(int(word) for word in line.split()[2:5]))
                 elif line.strip() == "done":
                     finished = True
             error = process.stderr.read()
@@ -348,12 +351,17 @@ def main(argv=None):
         sys.stderr.write("training_data: %s\n" % error)
         return 1
     elapsed = time.monotonic() - started
-    summary.update(seconds=round(elapsed, 1), games_this_run=progress.games,
-                   positions_this_run=progress.positions)
+    summary.update(seconds=round(elapsed, 1), games_this_run=progress.games, positions_this_run=progress.positions,
+                   search_seconds_this_run=round(progress.search_ms / 1000, 1),
+                   solve_seconds_this_run=round(progress.solve_ms / 1000, 1))
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    print("%d positions (%d unique under symmetry, %d exact): %d to train, %d held out; %s: %s" % (
-        summary["positions"], summary["unique"], summary["exact"], summary["train"], summary["test"],
-        "this run" if progress.games else "nothing left to play", clock(elapsed)))
+    print("%d positions (%d unique under symmetry, %d exact): %d to train, %d held out" % (
+        summary["positions"], summary["unique"], summary["exact"], summary["train"], summary["test"]))
+    if progress.games:
+        print("this run: %d games, %d positions in %s; the workers searched %.0f s and solved %.0f s" % (
+            progress.games, progress.positions, clock(elapsed), progress.search_ms / 1000, progress.solve_ms / 1000))
+    else:
+        print("nothing left to play")
     return 0
 
 

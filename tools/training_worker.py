@@ -16,13 +16,15 @@ EXACT_EMPTIES down) and that search's best move is played, except for
 EPSILON percent of random moves. Every position with a legal move is printed
 as one line, `pos <player hex> <opponent hex> <empties> <kind> <score>`: kind
 `exact` (score in discs, WOF) or `search` (score in 1/16 disc, evaluation
-units), from the side to move's view. `game <index> <positions>` closes each
-game, so the host can count progress as it goes.
+units), from the side to move's view. `game <index> <positions> <search ms>
+<solve ms>` closes each game, so the host can count progress as it goes and
+tell where the time went.
 """
 
 import sys
 
 from othello.board import PASS, Board
+from othello.compat import ticks_diff, ticks_ms
 from othello.kernels import make_kernel
 from player.endgame_viper import ViperSolver
 from player.engine import Random
@@ -41,6 +43,7 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
             break
         board.play(moves[rng.below(len(moves))])
     written = 0
+    spent = [0, 0]  # ms searching, ms solving
     while not board.is_game_over():
         moves = board.legal_squares()
         if not moves:
@@ -48,6 +51,7 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
             continue
         player, opponent = board.player_discs(), board.opponent_discs()
         empties = board.empties()
+        started = ticks_ms()
         if empties <= EXACT_EMPTIES:
             score, square = solver.solve(player, opponent)
             kind = "exact"
@@ -57,12 +61,13 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
             searcher.iterate(MAX_DEPTH)
             score, square = searcher.best_score, searcher.best_square
             kind = "search"
+        spent[kind == "exact"] += ticks_diff(ticks_ms(), started)
         print("pos %x %x %d %s %d" % (player, opponent, empties, kind, score))
         written += 1
         if rng.below(100) < EPSILON or square == PASS:
             square = moves[rng.below(len(moves))]
         board.play(square)
-    print("game %d %d" % (game_index, written))
+    print("game %d %d %d %d" % (game_index, written, spent[0], spent[1]))
 
 
 def main():
