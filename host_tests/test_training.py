@@ -167,6 +167,13 @@ def test_fit_without_data_says_how_to_make_it(tmp_path, capsys):
     assert "make training-data" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("ridge", ["-1", "nan", "inf", "lots"])
+def test_bad_ridge_is_refused(capsys, ridge):
+    with pytest.raises(SystemExit):
+        training_fit.main(["--ridge", ridge])
+    assert "argument --ridge: must be a finite number of at least 0, not %s" % ridge in capsys.readouterr().err
+
+
 def test_unknown_pattern_set_name_is_refused(capsys):
     with pytest.raises(SystemExit):
         training_fit.main(["--patterns", "nonesuch"])

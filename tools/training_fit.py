@@ -26,6 +26,7 @@ evaluation's error on the same positions. No weight file is written yet.
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -78,9 +79,6 @@ class Pattern:
             if all(set(image) != set(other) for other in self.images):
                 self.images.append(image)
         self.entry, self.entries = fold(len(squares), stabiliser)
-
-    def bytes(self):
-        return self.entries
 
 
 def fold(length, permutations):
@@ -324,6 +322,16 @@ def report(pattern_set, results, train, test, settings, seconds):
     return "\n".join(lines) + "\n"
 
 
+def ridge_value(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError("must be a finite number of at least 0, not %s" % text)
+    return value
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--patterns", type=pattern_file, default=PATTERN_DIR / "pico.json",
@@ -333,13 +341,11 @@ def main(argv=None):
                         help="empty squares a phase spans (default 6: 10 phases)")
     parser.add_argument("--overlap", type=whole_number(0, 10), default=2,
                         help="a phase also learns from positions this many empties either side (default 2)")
-    parser.add_argument("--ridge", type=float, default=5.0, help="ridge on the table entries (default 5)")
+    parser.add_argument("--ridge", type=ridge_value, default=5.0, help="ridge on the table entries (default 5)")
     parser.add_argument("--iterations", type=whole_number(1, 10000), default=300,
                         help="conjugate-gradient steps a phase at most (default 300)")
     parser.add_argument("--report", type=Path, help="report file (default DATA/fit-<set>.txt)")
     args = parser.parse_args(argv)
-    if not args.ridge >= 0:
-        parser.error("argument --ridge: must be a number of at least 0, not %s" % args.ridge)
     started = time.monotonic()
     try:
         pattern_set = PatternSet(args.patterns)

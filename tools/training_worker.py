@@ -23,7 +23,7 @@ tell where the time went.
 
 import sys
 
-from othello.board import PASS, Board
+from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms
 from othello.kernels import make_kernel
 from player.endgame_viper import ViperSolver
@@ -64,7 +64,7 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
         spent[kind == "exact"] += ticks_diff(ticks_ms(), started)
         print("pos %x %x %d %s %d" % (player, opponent, empties, kind, score))
         written += 1
-        if rng.below(100) < EPSILON or square == PASS:
+        if rng.below(100) < EPSILON:
             square = moves[rng.below(len(moves))]
         board.play(square)
     print("game %d %d %d %d" % (game_index, written, spent[0], spent[1]))
