@@ -1,8 +1,13 @@
 """The training tools (issue 14): numpy bitboards, the self-play data maker and the pattern fitter, on small data."""
 
 import json
+import os
 import random
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -228,6 +233,28 @@ def test_small_run_labels_resumes_and_reproduces(tmp_path, capsys):
     assert "resuming: 1 of 2 chunks already done" in capsys.readouterr().err
     assert chunks[1].read_text() == first
     assert (load_npz(out / "train.npz")["score"] == train["score"]).all()
+
+
+def test_ctrl_c_keeps_the_finished_chunks_and_the_same_command_goes_on(tmp_path):
+    """Ctrl-C at a terminal (SIGINT to the whole process group): the workers end, finished chunks stay."""
+    out = tmp_path / "data"
+    command = [sys.executable, str(training_data.TOOLS / "training_data.py"), "--games", "8", "--chunk-games", "1",
+               "--exact-empties", "10", "--search-nodes", "300", "--jobs", "1", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not list((out / "chunks").glob("chunk-*.txt")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "interrupted: the finished chunks are kept in %s; run the same command to go on" % out in err
+    kept = len(list((out / "chunks").glob("chunk-*.txt")))
+    assert 1 <= kept < 8 and not list((out / "chunks").glob("*.tmp")) and not (out / "train.npz").exists()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resuming: %d of 8 chunks already done" % kept in done.stderr
+    assert len(list((out / "chunks").glob("chunk-*.txt"))) == 8 and (out / "train.npz").exists()
 
 
 def position_text(player, opponent):

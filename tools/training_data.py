@@ -167,8 +167,10 @@ class Runner:
         env = dict(os.environ, MICROPYPATH=str(REPO / "firmware"))
         command = [micropython_runner.unix_binary(), "-X", "heapsize=" + WORKER_HEAP, "-c",
                    worker_code(games, self.settings)]
+        # A session of its own: Ctrl-C at the terminal reaches this process alone, which ends the workers
+        # (a worker stopped by the signal first would look like a failed chunk).
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                                   cwd=str(REPO))
+                                   cwd=str(REPO), start_new_session=True)
         with self.lock:
             self.processes.add(process)
         lines = []
