@@ -11,9 +11,9 @@ for the other sizes) or a transcript from the start; the variant options of
 `othello show` apply. Players for `match`: a level number 1..8, `random`,
 `greedy` (most discs flipped now), `posK`, a K-ply alpha-beta search on the
 classic square table (e.g. pos4), or `mobK`, the same search on the square
-table plus 0 points per move of mobility difference (e.g. mob4, a stronger
-yardstick). Long work reports its progress on stderr
-from its first second; --json puts one JSON object on stdout instead of text.
+table plus 5 points (a corner is 100) per move of mobility difference (e.g.
+mob4, a stronger yardstick). Long work reports its progress on stderr from
+its first second; --json puts one JSON object on stdout instead of text.
 """
 
 import argparse
@@ -107,8 +107,8 @@ def register(subparsers):
     match_parser = subparsers.add_parser(
         "match",
         help="play games between levels or baseline players",
-        description="Play GAMES games between two players, alternating colours over a set of balanced "
-        "openings (each opening twice, once with either colour). Players: a level 1-%d, random, greedy, "
+        description="Play GAMES games between two players, alternating colours over a set of openings "
+        "(balanced ones unless --openings random; each opening twice, once with either colour). Players: a level 1-%d, random, greedy, "
         "posK (a K-ply search on the classic square table, K 1-%d) or mobK (the same search on the square "
         "table plus %d points a move of mobility difference). Levels play with their node budgets "
         "and no deadline, so a match replays the same games on any machine. Progress goes to stderr (each "
