@@ -51,6 +51,7 @@ sys.path[:0] = [str(TOOLS), str(REPO / "firmware")]
 import micropython_runner  # noqa: E402
 import training_boards  # noqa: E402
 from cli.values import JOBS, whole_number  # noqa: E402
+from player.evaluation import DISC  # noqa: E402  (the search labels' units per disc)
 
 WORKER = TOOLS / "training_worker.py"
 OPENINGS = TOOLS / "match_openings.txt"
@@ -59,11 +60,9 @@ DEFAULT_OUT = REPO / "build" / "training"
 SETTINGS_FILE = "settings.json"
 CHUNK_NAME = "chunk-%05d.txt"
 WORKER_HEAP = "64M"
-DISC = 16  # the search's units per disc (player.evaluation.DISC)
 EPSILON = 8  # percent of random moves after the opening
 SEARCH_MAX_DEPTH = 14
 SOLVER_TABLE_BITS = 16
-POSITIONS_PER_GAME = 55  # about, for the estimates before any game has finished
 PROGRESS_S = 1.0
 
 
