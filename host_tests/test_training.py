@@ -149,11 +149,17 @@ def test_the_fit_finds_a_planted_pattern_model(tmp_path):
 
     write_data(tmp_path, 3000, labels)
     train, test = training_fit.load(tmp_path, "train"), training_fit.load(tmp_path, "test")
-    results = training_fit.fit(pattern_set, train, test, 61, 0, 0.01, 500)
+    results, predictions = training_fit.fit(pattern_set, train, test, 61, 0, 0.01, 500)
     assert len(results) == 1
     # edge fillings the test set shows but training never did are unknown: most are seen, so the error is small
     assert results[0]["rms_search"] < 0.3 * results[0]["spread"]
     assert results[0]["train_rms"] < 0.05 * results[0]["spread"]
+    # the scalar weights come back (the bias trades with a constant in the tables, so it is not compared)
+    assert np.allclose(results[0]["scalars"][:3], planted[-4:-1], atol=0.1)
+    bands = {row[0]: row[1:] for row in training_fit.band_rows(test, predictions)}
+    exact_early = bands["exact labels, 0-19 empties"]
+    assert exact_early[0] == int((test["exact"] & (test["empties"] <= 19)).sum()) > 0
+    assert exact_early[1] == pytest.approx(results[0]["rms_exact"])  # every exact label has <= 14 empties here
 
 
 def test_fit_report_is_written(tmp_path, capsys):
@@ -165,6 +171,8 @@ def test_fit_report_is_written(tmp_path, capsys):
     assert text == capsys.readouterr().out
     assert "| edge | 8 | 4 | 3321 |" in text and "3321 bytes a phase" in text and "within the Pico's budget" in text
     assert "| 0-19 |" in text and "| 40-60 |" in text
+    assert "| exact labels, 20-24 empties |" in text and "| search labels, 25-60 empties |" in text
+    assert "- 40-60 empties: " in text
 
 
 def test_fit_without_data_says_how_to_make_it(tmp_path, capsys):

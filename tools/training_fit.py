@@ -247,7 +247,12 @@ def rms(errors):
 
 
 def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sys.stderr):
-    """Fit every phase; returns a list of per-phase result dicts."""
+    """Fit every phase; returns a list of per-phase result dicts and the held-out predictions.
+
+    The predictions (the fit's, the rounded tables', the shipped evaluation's) are arrays over the
+    held-out positions, NaN where a phase had no training positions.
+    """
+    predictions = {name: np.full(len(test["score"]), np.nan) for name in ("fit", "q", "shipped")}
     sets = {}
     for name, data in (("train", train), ("test", test)):
         sets[name] = (pattern_set.columns(data["player"], data["opponent"]),
@@ -272,21 +277,40 @@ def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sy
         labels = test["score"][test_rows]
         exact = test["exact"][test_rows]
         shipped = shipped_evaluation(test["player"][test_rows], test["opponent"][test_rows])
-        for label, model in (("", x), ("q_", quantised(x, design.entries))):
-            errors = held.times(model) - labels
+        predictions["shipped"][test_rows] = shipped
+        for label, name, model in (("", "fit", x), ("q_", "q", quantised(x, design.entries))):
+            predicted = held.times(model)
+            predictions[name][test_rows] = predicted
+            errors = predicted - labels
             result[label + "rms_exact"] = rms(errors[exact])
             result[label + "rms_search"] = rms(errors[~exact])
         result["shipped_rms_exact"] = rms(shipped[exact] - labels[exact])
         result["shipped_rms_search"] = rms(shipped[~exact] - labels[~exact])
         result["spread"] = float(np.std(labels)) if len(labels) else float("nan")
-        result["scalars"] = dict(zip(pattern_set.features + ["bias"], [round(float(v), 3) for v in x[design.entries:]]))
+        result["scalars"] = [float(v) for v in x[design.entries:]]
         results.append(result)
         progress.write("phase %2d-%2d empties: %d positions, %.1f s\n" % (
             first, last, int(rows.sum()), time.monotonic() - started))
-    return results
+    return results, predictions
 
 
-def report(pattern_set, results, train, test, settings, seconds):
+# The bands issue 14 asks about: exact labels where the solver reaches (20-24 empties), search labels before.
+BANDS = (("exact labels, 20-24 empties", True, 20, 24), ("exact labels, 0-19 empties", True, 0, 19),
+         ("search labels, 25-60 empties", False, 25, 60), ("search labels, 0-24 empties", False, 0, 24))
+
+
+def band_rows(test, predictions):
+    rows = []
+    for name, exact, first, last in BANDS:
+        chosen = (test["exact"] == exact) & (test["empties"] >= first) & (test["empties"] <= last)
+        chosen &= ~np.isnan(predictions["fit"])
+        labels = test["score"][chosen]
+        rows.append([name, int(chosen.sum())] + [rms(predictions[key][chosen] - labels)
+                                                 for key in ("fit", "q", "shipped")])
+    return rows
+
+
+def report(pattern_set, results, predictions, train, test, settings, seconds):
     lines = ["# Fit of pattern set %s" % pattern_set.name, ""]
     if pattern_set.description:
         lines += [pattern_set.description, ""]
@@ -319,6 +343,16 @@ def report(pattern_set, results, train, test, settings, seconds):
             cell(result, "rms_exact"), cell(result, "q_rms_exact"), cell(result, "shipped_rms_exact"),
             cell(result, "rms_search"), cell(result, "q_rms_search"), cell(result, "shipped_rms_search"),
             cell(result, "spread")))
+    lines += ["", "By kind of label (RMS error in discs on the held-out positions):", "",
+              "| held-out positions | count | fit | q | shipped |", "|---|---|---|---|---|"]
+    for name, count, *errors in band_rows(test, predictions):
+        lines.append("| %s | %d | %s |" % (name, count, " | ".join(
+            "-" if value != value else "%.2f" % value for value in errors)))
+    lines += ["", "Scalar weights per phase (discs per unit): %s, bias:" % ", ".join(pattern_set.features), ""]
+    for result in results:
+        if "scalars" in result:
+            lines.append("- %d-%d empties: %s" % (result["empties"][0], result["empties"][1],
+                                                  ", ".join("%+.3f" % value for value in result["scalars"])))
     return "\n".join(lines) + "\n"
 
 
@@ -350,12 +384,13 @@ def main(argv=None):
     try:
         pattern_set = PatternSet(args.patterns)
         train, test = load(args.data, "train"), load(args.data, "test")
-        results = fit(pattern_set, train, test, args.phase_empties, args.overlap, args.ridge, args.iterations)
+        results, predictions = fit(pattern_set, train, test, args.phase_empties, args.overlap, args.ridge,
+                                   args.iterations)
     except FitError as error:
         sys.stderr.write("training_fit: %s\n" % error)
         return 1
     settings = {"phase-empties": args.phase_empties, "overlap": args.overlap, "ridge": args.ridge}
-    text = report(pattern_set, results, train, test, settings, time.monotonic() - started)
+    text = report(pattern_set, results, predictions, train, test, settings, time.monotonic() - started)
     target = args.report or args.data / ("fit-%s.txt" % pattern_set.name)
     target.write_text(text)
     sys.stdout.write(text)
