@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Training positions for the evaluation: self-play games of the player itself, labelled by deep searches.
 
-    .venv/bin/python tools/training_data.py --games 200               # a small run: ~11,000 positions
+    .venv/bin/python tools/training_data.py --games 200               # a small run: ~10,600 positions
     .venv/bin/python tools/training_data.py --games 20000 --seed 1    # the full run (>= 1,000,000 positions)
     make training-data GAMES=20000                                    # the same through make
 
@@ -312,7 +312,7 @@ def held_out(player, opponent, percent):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="The full run: --games 20000 (about 1,100,000 positions); "
+                                     epilog="The full run: --games 20000 (about 1,060,000 positions, 53 a game, before deduplication); "
                                      "docs/PLAYER.md, 'Training', has its time.")
     parser.add_argument("--games", type=whole_number(1), default=200, help="self-play games (default 200)")
     parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the openings and random moves")
