@@ -89,7 +89,8 @@ def game_plan(seed, index, balanced):
 
 
 def worker_code(games, settings):
-    header = "GAMES = %r\nEXACT_EMPTIES = %d\nSEARCH_NODES = %d\nMAX_DEPTH = %d\nEPSILON = %d\nSOLVER_TABLE_BITS = %d\n" % (
+    header = ("GAMES = %r\nEXACT_EMPTIES = %d\nSEARCH_NODES = %d\nMAX_DEPTH = %d\nEPSILON = %d\n"
+              "SOLVER_TABLE_BITS = %d\n") % (
         games, settings["exact_empties"], settings["search_nodes"], SEARCH_MAX_DEPTH, EPSILON, SOLVER_TABLE_BITS)
     return header + WORKER.read_text()
 
@@ -190,7 +191,8 @@ class Runner:
         if self.interrupted:
             return None
         if process.returncode != 0 or not finished:
-            raise DataError("chunk %d failed on the unix port (exit %s):\n%s" % (chunk, process.returncode, error[-2000:]))
+            raise DataError("chunk %d failed on the unix port (exit %s):\n%s" % (
+                chunk, process.returncode, error[-2000:]))
         target = self.out / "chunks" / (CHUNK_NAME % chunk)
         temporary = target.with_suffix(".tmp")
         temporary.write_text("".join(lines))
@@ -312,7 +314,8 @@ def held_out(player, opponent, percent):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="The full run: --games 20000 (about 1,060,000 positions, 53 a game, before deduplication); "
+                                     epilog="The full run: --games 20000 (about 1,060,000 positions, 53 a game, "
+                                     "before deduplication); "
                                      "docs/PLAYER.md, 'Training', has its time.")
     parser.add_argument("--games", type=whole_number(1), default=200, help="self-play games (default 200)")
     parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the openings and random moves")

@@ -317,7 +317,8 @@ def report(pattern_set, results, predictions, train, test, settings, seconds):
     lines.append("| pattern | squares | images | table entries (bytes) |")
     lines.append("|---|---|---|---|")
     for pattern in pattern_set.patterns:
-        lines.append("| %s | %d | %d | %d |" % (pattern.name, len(pattern.squares), len(pattern.images), pattern.entries))
+        lines.append("| %s | %d | %d | %d |" % (
+            pattern.name, len(pattern.squares), len(pattern.images), pattern.entries))
     size = pattern_set.table_entries
     verdict = "within the Pico's budget of %d bytes" % BUDGET_BYTES if size <= BUDGET_BYTES else (
         "OVER the Pico's budget of %d bytes by %d" % (BUDGET_BYTES, size - BUDGET_BYTES))

@@ -108,7 +108,8 @@ def register(subparsers):
         "match",
         help="play games between levels or baseline players",
         description="Play GAMES games between two players, alternating colours over a set of openings "
-        "(balanced ones unless --openings random; each opening twice, once with either colour). Players: a level 1-%d, random, greedy, "
+        "(balanced ones unless --openings random; each opening twice, once with either colour). Players: "
+        "a level 1-%d, random, greedy, "
         "posK (a K-ply search on the classic square table, K 1-%d) or mobK (the same search on the square "
         "table plus %d points a move of mobility difference). Levels play with their node budgets "
         "and no deadline, so a match replays the same games on any machine. Progress goes to stderr (each "
@@ -629,7 +630,8 @@ def run_match(args):
         games.sort(key=lambda game: game["game"])
         print(json.dumps({
             "first": first.spec, "second": second.spec, "games": args.games, "variant": variant.describe(),
-            "seed": args.seed, "openings": args.openings if variant.is_standard() else "random", "wins": wins, "draws": draws, "losses": losses, "score": p,
+            "seed": args.seed, "openings": args.openings if variant.is_standard() else "random",
+            "wins": wins, "draws": draws, "losses": losses, "score": p,
             "average_disc_difference": average, "elo": elo, "elo_error_95": None if p in (0.0, 1.0) else error,
             "results": games}))
         return 0
