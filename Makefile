@@ -48,3 +48,17 @@ repl: $(STAMP)
 
 bench-device: $(STAMP)
 	$(DEPLOY) bench --port "$(PORT)"
+
+# ----- training the evaluation (docs/PLAYER.md, "Training"): data into build/training, then a fit report
+# GAMES self-play games (20000 for the full run of >= 1,000,000 positions), PATTERNS a set in tools/patterns/.
+GAMES ?= 200
+SEED ?= 1
+PATTERNS ?= pico
+
+.PHONY: training-data training-fit
+
+training-data: $(STAMP)
+	nice $(PY) tools/training_data.py --games $(GAMES) --seed $(SEED)
+
+training-fit: $(STAMP)
+	nice $(PY) tools/training_fit.py --patterns $(PATTERNS)

@@ -9,9 +9,11 @@
 POS is a position (64-character format and side to move, 36 or 100 characters
 for the other sizes) or a transcript from the start; the variant options of
 `othello show` apply. Players for `match`: a level number 1..8, `random`,
-`greedy` (most discs flipped now) or `posK`, a K-ply alpha-beta search on the
-classic square table (e.g. pos4). Long work reports its progress on stderr
-from its first second; --json puts one JSON object on stdout instead of text.
+`greedy` (most discs flipped now), `posK`, a K-ply alpha-beta search on the
+classic square table (e.g. pos4), or `mobK`, the same search on the square
+table plus 5 points (a corner is 100) per move of mobility difference (e.g.
+mob4, a stronger yardstick). Long work reports its progress on stderr from
+its first second; --json puts one JSON object on stdout instead of text.
 """
 
 import argparse
@@ -46,6 +48,7 @@ PROGRESS_S = 1.0  # seconds between progress lines on stderr
 SOLVE_SLOW_EMPTIES = 16  # from here a solve says it may take minutes
 SOLVE_REACH_EMPTIES = 20  # beyond this a solve without --time or --nodes would run for hours or more
 MAX_POS_DEPTH = 10  # pos10 plays a game in 1 to 2.5 minutes on this 2-core PC; each ply more about twice as long (pos8: 28 s)
+MOBILITY_POINTS = 5  # mobK: square-table points (a corner is 100) per move more than the opponent has
 MAX_GAMES = 100000
 EXAMPLE_POSITION = "--X--X--OOXXXX--OOXXOX--XOXOOXO-XOOOOXO-XOOOXXOOXOOOOXO-XXXXXXX- X"
 TOP = LEVELS[-1]
@@ -104,12 +107,14 @@ def register(subparsers):
     match_parser = subparsers.add_parser(
         "match",
         help="play games between levels or baseline players",
-        description="Play GAMES games between two players, alternating colours over a set of balanced "
-        "openings (each opening twice, once with either colour). Players: a level 1-%d, random, greedy, "
-        "or posK (a K-ply search on the classic square table, K 1-%d). Levels play with their node budgets "
+        description="Play GAMES games between two players, alternating colours over a set of openings "
+        "(balanced ones unless --openings random; each opening twice, once with either colour). Players: "
+        "a level 1-%d, random, greedy, "
+        "posK (a K-ply search on the classic square table, K 1-%d) or mobK (the same search on the square "
+        "table plus %d points a move of mobility difference). Levels play with their node budgets "
         "and no deadline, so a match replays the same games on any machine. Progress goes to stderr (each "
         "game, and a game still running every few seconds); the summary is from the side of --black's "
-        "player." % (len(LEVELS), MAX_POS_DEPTH),
+        "player." % (len(LEVELS), MAX_POS_DEPTH, MOBILITY_POINTS),
     )
     match_parser.add_argument("--black", required=True, type=player_spec, metavar="A",
                               help="first player (Black in game 1)")
@@ -121,6 +126,10 @@ def register(subparsers):
                               help="seed for openings and the levels' errors")
     match_parser.add_argument("--jobs", type=JOBS, default=DEFAULT_JOBS, metavar="N",
                               help="worker processes (default: one per CPU)")
+    match_parser.add_argument("--openings", choices=("balanced", "random"), default="balanced",
+                              help="balanced: the book openings of tools/match_openings.txt (8x8 Othello only; "
+                              "the other variants always start from random plies); random: seeded random plies "
+                              "from the start (6 on 8x8), each played with both colours")
     match_parser.add_argument("--size", type=int, choices=(6, 8, 10), default=8, help="board size (default 8)")
     match_parser.add_argument("--anti", action="store_true", help="Anti-Othello: fewer discs wins")
     match_parser.add_argument("--json", action="store_true", help="print one JSON object (summary and every "
@@ -434,13 +443,14 @@ class Player:
             self.level = int(text)
             if not 1 <= self.level <= len(LEVELS):
                 raise CommandError("level %s is not 1 to %d" % (spec, len(LEVELS)))
-        elif text.startswith("pos") and text[3:].isdigit():
+        elif text[:3] in ("pos", "mob") and text[3:].isdigit():
             self.depth = int(text[3:])
             if not 1 <= self.depth <= MAX_POS_DEPTH:
-                raise CommandError("%s: posK searches K plies, K 1 to %d (deeper would take many minutes a game)" % (
-                    spec, MAX_POS_DEPTH))
+                raise CommandError("%s: %sK searches K plies, K 1 to %d (deeper would take many minutes a game)" % (
+                    spec, text[:3], MAX_POS_DEPTH))
         elif text not in ("random", "greedy"):
-            raise CommandError("unknown player %r: use a level 1-%d, random, greedy or posK" % (spec, len(LEVELS)))
+            raise CommandError("unknown player %r: use a level 1-%d, random, greedy, posK or mobK" % (
+                spec, len(LEVELS)))
         self.kind = text
         self._searchers = {}
 
@@ -457,20 +467,37 @@ class Player:
             flips = [popcount(board.flips_for(square)) for square in moves]
             most = max(flips)
             return rng.choice([square for square, count in zip(moves, flips) if count == most])
-        return self._positional(board)
+        return self._fixed_depth(board)
 
-    def _positional(self, board):
-        """A fixed-depth alpha-beta search on the square table (no book, no solver, no time limit)."""
+    def _fixed_depth(self, board):
+        """posK, mobK: a fixed-depth alpha-beta search on their evaluation (no book, no solver, no time limit)."""
         key = (board.size, board.variant.blocked_mask(), board.variant.anti)
         searcher = self._searchers.get(key)
         if searcher is None:
             searcher = Searcher(Kernel(board.geometry, self.depth + 40), TranspositionTable(14), board.variant.anti)
-            searcher.evaluator = SquareEvaluator(board.size, POSITIONAL_VALUES, DISC // 4, board.variant.anti)
+            squares = SquareEvaluator(board.size, POSITIONAL_VALUES, DISC // 4, board.variant.anti)
+            searcher.evaluator = squares if self.kind.startswith("pos") else MobilityEvaluator(squares)
             self._searchers[key] = searcher
         searcher.set_root(board.player_discs(), board.opponent_discs())
         searcher.start()
         searcher.search_root(self.depth, -INFINITY, INFINITY)
         return searcher.best_square
+
+
+class MobilityEvaluator:
+    """mobK's evaluation: the square table plus MOBILITY_POINTS per legal move more than the opponent has.
+
+    Mobility counts the same way in Anti-Othello: having moves to choose from keeps one out of forced
+    captures there too, while the square table's sign is turned round.
+    """
+
+    def __init__(self, squares):
+        self.squares = squares
+        self.per_move = MOBILITY_POINTS * DISC // 4  # the square table's points are a quarter disc
+
+    def evaluate(self, kernel, ply):
+        return self.squares.evaluate(kernel, ply) + self.per_move * (
+            kernel.mobility(ply) - kernel.opponent_mobility(ply))
 
 
 def player_spec(text):
@@ -482,13 +509,13 @@ def player_spec(text):
     return text
 
 
-def openings(variant, count, seed):
-    """`count` opening positions: the balanced list for standard 8x8, else seeded random plies from the start.
+def openings(variant, count, seed, balanced=True):
+    """`count` opening positions: the balanced list for standard 8x8 (if `balanced`), else seeded random plies.
 
     Random openings are distinct as long as new ones turn up; a small board has few, and a long match
     then plays them again in the same order.
     """
-    if variant.is_standard() and OPENINGS_FILE.exists():
+    if balanced and variant.is_standard() and OPENINGS_FILE.exists():
         texts = [line.split("#")[0].strip() for line in OPENINGS_FILE.read_text().splitlines()]
         texts = [t for t in texts if t]
         rng = random.Random(seed)
@@ -566,7 +593,7 @@ def elo_from(results):
 def run_match(args):
     first, second = Player(args.black), Player(args.white)
     variant = Variant(size=args.size, anti=args.anti)
-    starts = openings(variant, (args.games + 1) // 2, args.seed)
+    starts = openings(variant, (args.games + 1) // 2, args.seed, args.openings == "balanced")
     jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed) for i in range(args.games)]
     wins = draws = losses = 0
     margins = []
@@ -603,11 +630,14 @@ def run_match(args):
         games.sort(key=lambda game: game["game"])
         print(json.dumps({
             "first": first.spec, "second": second.spec, "games": args.games, "variant": variant.describe(),
-            "seed": args.seed, "wins": wins, "draws": draws, "losses": losses, "score": p,
+            "seed": args.seed, "openings": args.openings if variant.is_standard() else "random",
+            "wins": wins, "draws": draws, "losses": losses, "score": p,
             "average_disc_difference": average, "elo": elo, "elo_error_95": None if p in (0.0, 1.0) else error,
             "results": games}))
         return 0
-    print("%s vs %s, %d games (%s), seed %d" % (first.spec, second.spec, args.games, variant.describe(), args.seed))
+    print("%s vs %s, %d games (%s, %s openings), seed %d" % (
+        first.spec, second.spec, args.games, variant.describe(),
+        "balanced" if args.openings == "balanced" and variant.is_standard() else "random", args.seed))
     print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
     print("average disc difference %+.1f%s" % (average, " (fewer discs wins Anti-Othello)" if args.anti else ""))
     if p in (0.0, 1.0):

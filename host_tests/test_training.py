@@ -1,0 +1,312 @@
+"""The training tools (issue 14): numpy bitboards, the self-play data maker and the pattern fitter, on small data."""
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import training_boards as boards
+import training_data
+import training_fit
+from othello import Board
+from player import solve
+
+SMALL = ["--games", "2", "--chunk-games", "1", "--exact-empties", "10", "--search-nodes", "300", "--jobs", "2"]
+
+
+def random_positions(count, seed):
+    """Positions from random games (every stage of the game), as uint64 arrays and Boards."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = Board()
+        for _ in range(rng.randint(0, 55)):
+            moves = board.legal_squares()
+            if not moves:
+                if board.is_game_over():
+                    break
+                board.pass_turn()
+                continue
+            board.play(rng.choice(moves))
+        if not board.is_game_over():
+            found.append(board)
+    player = np.array([b.player_discs() for b in found], dtype=np.uint64)
+    opponent = np.array([b.opponent_discs() for b in found], dtype=np.uint64)
+    return player, opponent, found
+
+
+def square_map(square, kind):
+    """A symmetry on square numbers, written out by rows and columns (the numpy versions work on bits)."""
+    row, column = divmod(square, 8)
+    if kind == "vertical":
+        row = 7 - row
+    elif kind == "horizontal":
+        column = 7 - column
+    else:
+        row, column = column, row
+    return row * 8 + column
+
+
+# ----- bitboards -----------------------------------------------------------------------------
+
+
+def test_legal_moves_match_the_rules_engine():
+    player, opponent, found = random_positions(200, 1)
+    moves = boards.legal_moves(player, opponent)
+    assert [int(m) for m in moves] == [b.legal_moves() for b in found]
+
+
+@pytest.mark.parametrize("kind, function", [("vertical", boards.flip_vertical), ("horizontal", boards.mirror_horizontal),
+                                            ("diagonal", boards.flip_diagonal)])
+def test_symmetries_move_every_square_where_the_board_says(kind, function):
+    squares = np.array([1 << s for s in range(64)], dtype=np.uint64)
+    moved = function(squares)
+    assert [int(m).bit_length() - 1 for m in moved] == [square_map(s, kind) for s in range(64)]
+
+
+def test_symmetric_positions_have_one_canonical_form():
+    player, opponent, _ = random_positions(50, 2)
+    canonical = boards.canonical(player, opponent)
+    for p, o in zip(boards.symmetries(player), boards.symmetries(opponent)):
+        image = boards.canonical(p, o)
+        assert (image[0] == canonical[0]).all() and (image[1] == canonical[1]).all()
+
+
+# ----- pattern sets ----------------------------------------------------------------------------
+
+
+def test_pattern_tables_hold_each_filling_once():
+    edge = training_fit.Pattern("edge", ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1"])
+    assert len(edge.images) == 4 and edge.entries == (3 ** 8 + 3 ** 4) // 2
+    corner = training_fit.Pattern("corner", ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"])
+    assert len(corner.images) == 4 and corner.entries == (3 ** 9 + 3 ** 6) // 2
+    diagonal = training_fit.Pattern("diagonal", ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"])
+    assert len(diagonal.images) == 2
+    block = training_fit.Pattern("block", ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"])
+    assert len(block.images) == 8 and block.entries == 3 ** 8
+
+
+@pytest.mark.parametrize("name", ["pico", "edax", "edges"])
+def test_symmetric_positions_read_the_same_entries(name):
+    pattern_set = training_fit.PatternSet(training_fit.PATTERN_DIR / (name + ".json"))
+    player, opponent, _ = random_positions(40, 3)
+    reference = np.sort(pattern_set.columns(player, opponent), axis=1)
+    for p, o in zip(boards.symmetries(player), boards.symmetries(opponent)):
+        assert (np.sort(pattern_set.columns(p, o), axis=1) == reference).all()
+
+
+def test_the_pico_set_fits_the_budget_and_edax_does_not():
+    assert training_fit.PatternSet(training_fit.PATTERN_DIR / "pico.json").table_entries <= training_fit.BUDGET_BYTES
+    assert training_fit.PatternSet(training_fit.PATTERN_DIR / "edax.json").table_entries > training_fit.BUDGET_BYTES
+
+
+@pytest.mark.parametrize("spec, message", [
+    ('{"patterns": {"x": ["a1", "z9"]}}', "not a square name"),
+    ('{"patterns": {"x": ["a1", "a1"]}}', "names a square twice"),
+    ('{"patterns": {}}', '{"patterns"'),
+    ('{"patterns": {"x": ["a1"]}, "features": ["luck"]}', "unknown feature(s) luck"),
+    ("not json", "is not valid JSON"),
+])
+def test_bad_pattern_sets_are_refused_plainly(tmp_path, capsys, spec, message):
+    path = tmp_path / "bad.json"
+    path.write_text(spec)
+    write_data(tmp_path, 50)
+    assert training_fit.main(["--patterns", str(path), "--data", str(tmp_path)]) == 1
+    assert message in capsys.readouterr().err
+
+
+# ----- the fit ---------------------------------------------------------------------------------
+
+
+def write_data(directory, count, labels=None, seed=4):
+    player, opponent, found = random_positions(count, seed)
+    empties = np.array([b.empties() for b in found], dtype=np.int8)
+    score = np.zeros(count, dtype=np.float32) if labels is None else labels(player, opponent, empties)
+    exact = empties <= 14
+    cut = count * 4 // 5
+    for name, rows in (("train", slice(0, cut)), ("test", slice(cut, count))):
+        np.savez_compressed(directory / (name + ".npz"), player=player[rows], opponent=opponent[rows],
+                            empties=empties[rows], score=score[rows], exact=exact[rows])
+
+
+def test_the_fit_finds_a_planted_pattern_model(tmp_path):
+    """Labels made by a known edge model plus mobility: the fit reproduces them on held-out positions."""
+    pattern_set = training_fit.PatternSet(training_fit.PATTERN_DIR / "edges.json")
+    rng = np.random.default_rng(5)
+    planted = np.concatenate([rng.normal(0, 3, pattern_set.table_entries), [1.5, -1.0, 2.0, 0.5]])
+
+    def labels(player, opponent, empties):
+        design = training_fit.Design(pattern_set.columns(player, opponent),
+                                     pattern_set.scalars(player, opponent, empties), pattern_set.table_entries)
+        return design.times(planted).astype(np.float32)
+
+    write_data(tmp_path, 3000, labels)
+    train, test = training_fit.load(tmp_path, "train"), training_fit.load(tmp_path, "test")
+    results, predictions = training_fit.fit(pattern_set, train, test, 61, 0, 0.01, 500)
+    assert len(results) == 1
+    # edge fillings the test set shows but training never did are unknown: most are seen, so the error is small
+    assert results[0]["rms_search"] < 0.3 * results[0]["spread"]
+    assert results[0]["train_rms"] < 0.05 * results[0]["spread"]
+    # the scalar weights come back (the bias trades with a constant in the tables, so it is not compared)
+    assert np.allclose(results[0]["scalars"][:3], planted[-4:-1], atol=0.1)
+    bands = {row[0]: row[1:] for row in training_fit.band_rows(test, predictions)}
+    exact_early = bands["exact labels, 0-19 empties"]
+    assert exact_early[0] == int((test["exact"] & (test["empties"] <= 19)).sum()) > 0
+    assert exact_early[1] == pytest.approx(results[0]["rms_exact"])  # every exact label has <= 14 empties here
+
+
+def test_fit_report_is_written(tmp_path, capsys):
+    write_data(tmp_path, 400, lambda p, o, e: (boards.popcount(p) - boards.popcount(o)).astype(np.float32))
+    report = tmp_path / "out.txt"
+    assert training_fit.main(["--patterns", "edges", "--data", str(tmp_path), "--phase-empties", "20",
+                              "--report", str(report)]) == 0
+    text = report.read_text()
+    assert text == capsys.readouterr().out
+    assert "| edge | 8 | 4 | 3321 |" in text and "3321 bytes a phase" in text and "within the Pico's budget" in text
+    assert "| 0-19 |" in text and "| 40-60 |" in text
+    assert "| exact labels, 20-24 empties |" in text and "| search labels, 25-60 empties |" in text
+    assert "- 40-60 empties: " in text
+
+
+def test_fit_without_data_says_how_to_make_it(tmp_path, capsys):
+    assert training_fit.main(["--data", str(tmp_path)]) == 1
+    assert "make training-data" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ridge", ["-1", "nan", "inf", "lots"])
+def test_bad_ridge_is_refused(capsys, ridge):
+    with pytest.raises(SystemExit):
+        training_fit.main(["--ridge", ridge])
+    assert "argument --ridge: must be a finite number of at least 0, not %s" % ridge in capsys.readouterr().err
+
+
+def test_unknown_pattern_set_name_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        training_fit.main(["--patterns", "nonesuch"])
+    assert "no pattern set nonesuch (tools/patterns/ has: edax, edges, pico)" in capsys.readouterr().err
+
+
+# ----- the data maker ----------------------------------------------------------------------------
+
+
+def load_npz(path):
+    with np.load(path) as data:
+        return {key: data[key] for key in data.files}
+
+
+def test_game_plans_are_reproducible_and_diverse():
+    balanced = training_data.balanced_openings()
+    plans = [training_data.game_plan(1, i, balanced) for i in range(40)]
+    assert plans == [training_data.game_plan(1, i, balanced) for i in range(40)]
+    assert plans != [training_data.game_plan(2, i, balanced) for i in range(40)]
+    starts = [opening for _, opening, _ in plans]
+    assert training_data.START in starts and len(set(starts) - {training_data.START}) > 5
+
+
+def test_small_run_labels_resumes_and_reproduces(tmp_path, capsys):
+    out = tmp_path / "data"
+    assert training_data.main(SMALL + ["--out", str(out)]) == 0
+    out_text, err = capsys.readouterr()
+    assert "2/2 games" in err and "positions/s" in err and "left" in err
+    assert re.search(r"this run: 2 games, \d+ positions in 0:\d\d:\d\d; the workers searched \d+ s and solved", out_text)
+    chunks = sorted((out / "chunks").iterdir())
+    assert [path.name for path in chunks] == ["chunk-00000.txt", "chunk-00001.txt"]
+    train, test = load_npz(out / "train.npz"), load_npz(out / "test.npz")
+    assert len(train["score"]) > 60 and len(test["score"]) >= 1
+    # the exact labels are what the plain solver says; the search labels come before them in a game
+    exact = np.flatnonzero(train["exact"])
+    assert len(exact) > 10 and (train["empties"][exact] <= 10).all() and (train["empties"][~train["exact"]] > 10).all()
+    for i in exact[:6]:
+        board = Board.from_position(position_text(int(train["player"][i]), int(train["opponent"][i])))
+        assert solve(board)[0] == train["score"][i]
+    # no position twice, even as a symmetric image; none shared between the two sets
+    keys = set(zip(*(a.tolist() for a in boards.canonical(train["player"], train["opponent"]))))
+    test_keys = set(zip(*(a.tolist() for a in boards.canonical(test["player"], test["opponent"]))))
+    assert len(keys) == len(train["score"]) and not keys & test_keys
+
+    # run again: nothing left to play, the same data
+    assert training_data.main(SMALL + ["--out", str(out)]) == 0
+    assert "resuming: 2 of 2 chunks already done" in capsys.readouterr().err
+    # a lost chunk (an interruption) is played again, and comes out the same
+    first = chunks[1].read_text()
+    chunks[1].unlink()
+    assert training_data.main(SMALL + ["--out", str(out)]) == 0
+    assert "resuming: 1 of 2 chunks already done" in capsys.readouterr().err
+    assert chunks[1].read_text() == first
+    assert (load_npz(out / "train.npz")["score"] == train["score"]).all()
+
+
+def test_ctrl_c_keeps_the_finished_chunks_and_the_same_command_goes_on(tmp_path):
+    """Ctrl-C at a terminal (SIGINT to the whole process group): the workers end, finished chunks stay."""
+    out = tmp_path / "data"
+    command = [sys.executable, str(training_data.TOOLS / "training_data.py"), "--games", "8", "--chunk-games", "1",
+               "--exact-empties", "10", "--search-nodes", "300", "--jobs", "1", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not list((out / "chunks").glob("chunk-*.txt")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "interrupted: the finished chunks are kept in %s; run the same command to go on" % out in err
+    kept = len(list((out / "chunks").glob("chunk-*.txt")))
+    assert 1 <= kept < 8 and not list((out / "chunks").glob("*.tmp")) and not (out / "train.npz").exists()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resuming: %d of 8 chunks already done" % kept in done.stderr
+    assert len(list((out / "chunks").glob("chunk-*.txt"))) == 8 and (out / "train.npz").exists()
+
+
+def position_text(player, opponent):
+    """A position with `player` (Black) to move."""
+    return "".join("X" if player >> s & 1 else "O" if opponent >> s & 1 else "-" for s in range(64)) + " X"
+
+
+def test_other_settings_do_not_mix_with_the_data(tmp_path, capsys):
+    out = tmp_path / "data"
+    (out / "chunks").mkdir(parents=True)
+    (out / training_data.SETTINGS_FILE).write_text(json.dumps({"games": 5}))
+    assert training_data.main(SMALL + ["--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "holds data made with other settings" in err and "games 5 -> 2" in err and "--fresh" in err
+
+
+def test_damaged_chunk_is_named(tmp_path, capsys):
+    out = tmp_path / "data"
+    (out / "chunks").mkdir(parents=True)
+    (out / "chunks" / "chunk-00000.txt").write_text("1 2 50 search 12\nrubbish\n")
+    (out / "chunks" / "chunk-00001.txt").write_text("")
+    settings = dict(games=2, seed=1, exact_empties=10, search_nodes=300, chunk_games=1, epsilon=training_data.EPSILON,
+                    test_percent=5)
+    (out / training_data.SETTINGS_FILE).write_text(json.dumps(settings))
+    assert training_data.main(SMALL + ["--out", str(out)]) == 1
+    assert "chunk-00000.txt line 2 is damaged ('rubbish')" in capsys.readouterr().err
+
+
+def test_merge_keeps_exact_labels_and_drops_symmetric_twins(tmp_path):
+    player, opponent, _ = random_positions(30, 6)
+    mirrored = boards.mirror_horizontal(player), boards.mirror_horizontal(opponent)
+    (tmp_path / "chunks").mkdir()
+    lines = ["%x %x 30 search %d\n" % (int(p), int(o), 16 * i) for i, (p, o) in enumerate(zip(player, opponent))]
+    lines += ["%x %x 30 exact %d\n" % (int(p), int(o), -i) for i, (p, o) in enumerate(zip(*mirrored))]
+    (tmp_path / "chunks" / "chunk-00000.txt").write_text("".join(lines))
+    distinct = len(set(zip(*(a.tolist() for a in boards.canonical(player, opponent)))))  # random games may meet
+    summary = training_data.merge(tmp_path, 50)
+    assert summary["positions"] == 60 and summary["unique"] == distinct == summary["exact"] > 20
+    both = [load_npz(tmp_path / name) for name in ("train.npz", "test.npz")]
+    assert all(data["exact"].all() for data in both) and sum(len(data["score"]) for data in both) == distinct
+    assert 0 < len(both[1]["score"]) < distinct
+
+
+def test_bad_values_are_refused(capsys):
+    with pytest.raises(SystemExit):
+        training_data.main(["--exact-empties", "30"])
+    assert "must be 0 to 24, not 30" in capsys.readouterr().err

@@ -1,0 +1,117 @@
+"""8x8 bitboards in numpy arrays for the training tools: symmetries, legal-move counts, pattern indices.
+
+A position is two uint64 arrays (the side to move's discs, the other side's),
+bit `row * 8 + column` for a square (a1 = bit 0, h1 = bit 7, a2 = bit 8), as
+in firmware/othello. Every function works on whole arrays at once: a million
+positions take seconds, not minutes.
+"""
+
+import numpy as np
+
+U64 = np.uint64
+FULL = U64(0xFFFFFFFFFFFFFFFF)
+NOT_A = U64(0xFEFEFEFEFEFEFEFE)  # every square but column a
+NOT_H = U64(0x7F7F7F7F7F7F7F7F)
+DIRECTIONS = ((1, NOT_A), (-1, NOT_H), (8, FULL), (-8, FULL), (9, NOT_A), (7, NOT_H), (-7, NOT_A), (-9, NOT_H))
+
+
+def _shift(bits, amount, mask):
+    """Every disc moved `amount` squares (positive: to higher bits), wrap-around columns masked off."""
+    if amount > 0:
+        return (bits << U64(amount)) & mask
+    return (bits >> U64(-amount)) & mask
+
+
+def legal_moves(player, opponent):
+    """uint64 array: the squares where `player` may move (the classic shift-and-mask generator)."""
+    empty = ~(player | opponent)
+    moves = np.zeros_like(player)
+    for amount, mask in DIRECTIONS:
+        run = _shift(player, amount, mask) & opponent
+        for _ in range(5):
+            run |= _shift(run, amount, mask) & opponent
+        moves |= _shift(run, amount, mask) & empty
+    return moves
+
+
+def popcount(bits):
+    return np.bitwise_count(bits).astype(np.int32)
+
+
+def flip_vertical(bits):
+    """Rows reversed (a1 <-> a8)."""
+    return bits.byteswap()
+
+
+def mirror_horizontal(bits):
+    """Columns reversed (a1 <-> h1)."""
+    k1, k2, k4 = U64(0x5555555555555555), U64(0x3333333333333333), U64(0x0F0F0F0F0F0F0F0F)
+    bits = ((bits >> U64(1)) & k1) | ((bits & k1) << U64(1))
+    bits = ((bits >> U64(2)) & k2) | ((bits & k2) << U64(2))
+    return ((bits >> U64(4)) & k4) | ((bits & k4) << U64(4))
+
+
+def flip_diagonal(bits):
+    """Reflected in the a1-h8 diagonal (b1 <-> a2)."""
+    k1, k2, k4 = U64(0x5500550055005500), U64(0x3333000033330000), U64(0x0F0F0F0F00000000)
+    t = k4 & (bits ^ (bits << U64(28)))
+    bits = bits ^ t ^ (t >> U64(28))
+    t = k2 & (bits ^ (bits << U64(14)))
+    bits = bits ^ t ^ (t >> U64(14))
+    t = k1 & (bits ^ (bits << U64(7)))
+    return bits ^ t ^ (t >> U64(7))
+
+
+def symmetries(bits):
+    """The 8 images of `bits` under the board's symmetries, the identity first."""
+    images = []
+    for base in (bits, flip_diagonal(bits)):
+        for image in (base, mirror_horizontal(base)):
+            images.append(image)
+            images.append(flip_vertical(image))
+    return images
+
+
+def canonical(player, opponent):
+    """(player, opponent) of the smallest of each position's 8 images: equal for symmetric positions."""
+    best_p, best_o = player.copy(), opponent.copy()
+    for p, o in zip(symmetries(player), symmetries(opponent)):
+        better = (p < best_p) | ((p == best_p) & (o < best_o))
+        best_p = np.where(better, p, best_p)
+        best_o = np.where(better, o, best_o)
+    return best_p, best_o
+
+
+def square_number(name):
+    """'c4' -> 26."""
+    column = "abcdefgh".index(name[0].lower())
+    row = int(name[1:]) - 1
+    if not 0 <= row < 8:
+        raise ValueError("%r is not a square of the 8x8 board" % name)
+    return row * 8 + column
+
+
+def transform_square(square, transform):
+    """The square that a symmetry (a function on bitboards) sends `square` to."""
+    moved = int(transform(np.array([1 << square], dtype=U64))[0])
+    return moved.bit_length() - 1
+
+
+SYMMETRY_FUNCTIONS = (
+    lambda b: b, flip_vertical, mirror_horizontal, lambda b: flip_vertical(mirror_horizontal(b)),
+    flip_diagonal, lambda b: flip_vertical(flip_diagonal(b)), lambda b: mirror_horizontal(flip_diagonal(b)),
+    lambda b: flip_vertical(mirror_horizontal(flip_diagonal(b))),
+)
+
+
+def pattern_index(player, opponent, squares):
+    """int32 array: each position's filling of `squares` in base 3 (first square most significant).
+
+    A square counts 0 when empty, 1 for the side to move, 2 for the other side.
+    """
+    index = np.zeros(len(player), dtype=np.int32)
+    for square in squares:
+        bit = U64(square)
+        cell = ((player >> bit) & U64(1)) + U64(2) * ((opponent >> bit) & U64(1))
+        index = index * 3 + cell.astype(np.int32)
+    return index

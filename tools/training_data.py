@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""Training positions for the evaluation: self-play games of the player itself, labelled by deep searches.
+
+    .venv/bin/python tools/training_data.py --games 200               # a small run: ~10,600 positions
+    .venv/bin/python tools/training_data.py --games 20000 --seed 1    # the full run (>= 1,000,000 positions)
+    make training-data GAMES=20000                                    # the same through make
+
+What it does (docs/PLAYER.md, "Training"):
+1. Games. Each game starts from a diverse opening: half from a balanced
+   opening of tools/match_openings.txt plus 0-3 random plies, half from the
+   start plus 4-12 random plies. Then the player itself plays on
+   MicroPython's unix port (tools/training_worker.py): its own midgame search
+   (viper kernel, shipped evaluation, --search-nodes a move) or, from
+   --exact-empties down, the exact viper solver; 8% of the moves are random.
+2. Labels. Every position is labelled by the search that chose its move:
+   exact (the solver's WOF score) from --exact-empties down, else the deep
+   search's score, both in discs from the side to move's view.
+3. Chunks. The games are cut into chunks of --chunk-games; each finished
+   chunk is written to OUT/chunks/ at once (a temporary file renamed), so an
+   interrupted run (Ctrl-C, a crash, a reboot) goes on where it stopped when
+   the same command is run again: finished chunks are skipped. The chunks run
+   in --jobs MicroPython processes at once. Every game's opening and seed
+   come from --seed and the game's number, so the same command makes the
+   same data on any machine (the searches count nodes, not time).
+4. Merge. Positions are deduplicated under the board's 8 symmetries (an
+   exact label wins over a search's, else the first seen stays) and split
+   into OUT/train.npz and OUT/test.npz: a position's canonical image decides
+   its side (a hash), so the held-out set never meets a symmetric twin of a
+   training position, and it does not change as the data grows.
+Progress, with the estimated time left, goes to stderr.
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+TOOLS = Path(__file__).resolve().parent
+REPO = TOOLS.parent
+sys.path[:0] = [str(TOOLS), str(REPO / "firmware")]
+
+import micropython_runner  # noqa: E402
+import training_boards  # noqa: E402
+from cli.values import JOBS, whole_number  # noqa: E402
+from player.evaluation import DISC  # noqa: E402  (the search labels' units per disc)
+
+WORKER = TOOLS / "training_worker.py"
+OPENINGS = TOOLS / "match_openings.txt"
+START = "-" * 27 + "OX------XO" + "-" * 27 + " X"
+DEFAULT_OUT = REPO / "build" / "training"
+SETTINGS_FILE = "settings.json"
+CHUNK_NAME = "chunk-%05d.txt"
+WORKER_HEAP = "64M"
+EPSILON = 8  # percent of random moves after the opening
+SEARCH_MAX_DEPTH = 14
+SOLVER_TABLE_BITS = 16
+PROGRESS_S = 1.0
+
+
+class DataError(Exception):
+    """A bad setting or a data directory that does not fit: said plainly, nothing lost."""
+
+
+# ----- the games ------------------------------------------------------------------------
+
+
+def balanced_openings():
+    texts = [line.split("#")[0].strip() for line in OPENINGS.read_text().splitlines()]
+    return [text for text in texts if text]
+
+
+def game_plan(seed, index, balanced):
+    """(worker seed, opening position, random plies) of game `index`: from the seed and the index alone."""
+    rng = random.Random("%d/%d" % (seed, index))
+    if rng.random() < 0.5:
+        opening, plies = rng.choice(balanced), rng.randint(0, 3)
+    else:
+        opening, plies = START, rng.randint(4, 12)
+    return rng.getrandbits(31), opening, plies
+
+
+def worker_code(games, settings):
+    header = ("GAMES = %r\nEXACT_EMPTIES = %d\nSEARCH_NODES = %d\nMAX_DEPTH = %d\nEPSILON = %d\n"
+              "SOLVER_TABLE_BITS = %d\n") % (
+        games, settings["exact_empties"], settings["search_nodes"], SEARCH_MAX_DEPTH, EPSILON, SOLVER_TABLE_BITS)
+    return header + WORKER.read_text()
+
+
+class Progress:
+    """Counts finished games and positions; a thread writes a bar with the time left to stderr."""
+
+    def __init__(self, total_games, done_games):
+        self.total = total_games
+        self.done_before = done_games
+        self.games = 0
+        self.positions = 0
+        self.search_ms = self.solve_ms = 0  # the workers' own time in each kind of labelling
+        self.lock = threading.Lock()
+        self.started = time.monotonic()
+        self.stopped = threading.Event()
+        self.tty = sys.stderr.isatty()
+        self.last_line = 0.0
+
+    def add(self, positions, search_ms, solve_ms):
+        with self.lock:
+            self.games += 1
+            self.positions += positions
+            self.search_ms += search_ms
+            self.solve_ms += solve_ms
+
+    def line(self):
+        elapsed = time.monotonic() - self.started
+        done = self.done_before + self.games
+        width = 30
+        filled = width * done // max(1, self.total)
+        if self.games:
+            left = (self.total - done) * elapsed / self.games
+            eta = "%s left" % clock(left)
+        else:
+            eta = "time left: after the first game"
+        return "[%s%s] %d/%d games, %d positions, %.1f positions/s, %s elapsed, %s" % (
+            "#" * filled, "." * (width - filled), done, self.total, self.positions,
+            self.positions / max(elapsed, 1e-3), clock(elapsed), eta)
+
+    def run(self):
+        while not self.stopped.wait(PROGRESS_S):
+            self.show()
+
+    def show(self, final=False):
+        now = time.monotonic()
+        if self.tty:
+            sys.stderr.write("\r" + self.line() + ("\n" if final else ""))
+        elif final or now - self.last_line >= 10 * PROGRESS_S:
+            sys.stderr.write(self.line() + "\n")
+            self.last_line = now
+        sys.stderr.flush()
+
+
+def clock(seconds):
+    seconds = int(seconds)
+    return "%d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
+
+
+class Runner:
+    """Runs chunks in MicroPython processes; remembers them so an interruption can end them."""
+
+    def __init__(self, out, settings, progress):
+        self.out = out
+        self.settings = settings
+        self.progress = progress
+        self.processes = set()
+        self.lock = threading.Lock()
+        self.interrupted = False
+
+    def run_chunk(self, chunk, games):
+        if self.interrupted:
+            return None
+        env = dict(os.environ, MICROPYPATH=str(REPO / "firmware"))
+        command = [micropython_runner.unix_binary(), "-X", "heapsize=" + WORKER_HEAP, "-c",
+                   worker_code(games, self.settings)]
+        # A session of its own: Ctrl-C at the terminal reaches this process alone, which ends the workers
+        # (a worker stopped by the signal first would look like a failed chunk).
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                   cwd=str(REPO), start_new_session=True)
+        with self.lock:
+            self.processes.add(process)
+        lines = []
+        finished = False
+        try:
+            for line in process.stdout:
+                if line.startswith("pos "):
+                    lines.append(line[4:])
+                elif line.startswith("game "):
+                    self.progress.add(*(int(word) for word in line.split()[2:5]))
+                elif line.strip() == "done":
+                    finished = True
+            error = process.stderr.read()
+            process.wait()
+        finally:
+            with self.lock:
+                self.processes.discard(process)
+        if self.interrupted:
+            return None
+        if process.returncode != 0 or not finished:
+            raise DataError("chunk %d failed on the unix port (exit %s):\n%s" % (
+                chunk, process.returncode, error[-2000:]))
+        target = self.out / "chunks" / (CHUNK_NAME % chunk)
+        temporary = target.with_suffix(".tmp")
+        temporary.write_text("".join(lines))
+        os.replace(temporary, target)
+        return chunk
+
+    def stop(self):
+        self.interrupted = True
+        with self.lock:
+            for process in self.processes:
+                process.kill()
+
+
+def check_settings(out, settings):
+    """Write the run's settings, or check that the data already in `out` was made with the same ones."""
+    path = out / SETTINGS_FILE
+    if path.exists():
+        try:
+            before = json.loads(path.read_text())
+        except ValueError:
+            raise DataError("%s is not readable JSON: remove it (and the chunks) or use another --out" % path)
+        if before != settings:
+            changed = sorted(key for key in set(before) | set(settings) if before.get(key) != settings.get(key))
+            raise DataError("%s holds data made with other settings (%s): use another --out, or --fresh to "
+                            "start it again" % (out, ", ".join("%s %s -> %s" % (key, before.get(key), settings.get(key))
+                                                             for key in changed)))
+    else:
+        path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
+
+
+def generate(out, settings, jobs):
+    chunk_games = settings["chunk_games"]
+    total = settings["games"]
+    chunks = (total + chunk_games - 1) // chunk_games
+    (out / "chunks").mkdir(parents=True, exist_ok=True)
+    done = [c for c in range(chunks) if (out / "chunks" / (CHUNK_NAME % c)).exists()]
+    todo = [c for c in range(chunks) if c not in set(done)]
+    done_games = sum(min(chunk_games, total - c * chunk_games) for c in done)
+    if done:
+        sys.stderr.write("resuming: %d of %d chunks already done\n" % (len(done), chunks))
+    balanced = balanced_openings()
+    progress = Progress(total, done_games)
+    runner = Runner(out, settings, progress)
+    ticker = threading.Thread(target=progress.run, daemon=True)
+    ticker.start()
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = []
+            for chunk in todo:
+                games = [game_plan(settings["seed"], i, balanced)
+                         for i in range(chunk * chunk_games, min(total, (chunk + 1) * chunk_games))]
+                futures.append(pool.submit(runner.run_chunk, chunk, games))
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:
+                runner.stop()
+                raise
+    finally:
+        progress.stopped.set()
+        ticker.join()
+        progress.show(final=True)
+    return progress
+
+
+# ----- merging ---------------------------------------------------------------------------
+
+
+def read_chunks(out):
+    """Arrays player, opponent, empties, score (discs), exact of every chunk, in chunk order."""
+    players, opponents, empties, scores, exact = [], [], [], [], []
+    for path in sorted((out / "chunks").glob("chunk-*.txt")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            try:
+                p, o, e, kind, score = line.split()
+                value = int(score)
+                players.append(int(p, 16))
+                opponents.append(int(o, 16))
+                empties.append(int(e))
+                exact.append(kind == "exact")
+                scores.append(value if kind == "exact" else value / DISC)
+                if kind not in ("exact", "search"):
+                    raise ValueError(kind)
+            except ValueError:
+                raise DataError("%s line %d is damaged (%r): delete that chunk file and run again to remake it"
+                                % (path, number, line[:80]))
+    return (np.array(players, dtype=np.uint64), np.array(opponents, dtype=np.uint64),
+            np.array(empties, dtype=np.int8), np.array(scores, dtype=np.float32), np.array(exact, dtype=bool))
+
+
+def merge(out, test_percent):
+    """Deduplicate under symmetry and split into train.npz and test.npz; returns a summary dict."""
+    player, opponent, empties, score, exact = read_chunks(out)
+    if not len(player):
+        raise DataError("no positions in %s/chunks" % out)
+    cp, co = training_boards.canonical(player, opponent)
+    # exact labels first, then the order seen: np.unique keeps each key's first occurrence
+    order = np.lexsort((np.arange(len(cp)), ~exact))
+    keys = np.stack([cp[order], co[order]], axis=1)
+    _, first = np.unique(keys, axis=0, return_index=True)
+    keep = np.sort(order[first])
+    test = held_out(cp[keep], co[keep], test_percent)
+    for name, rows in (("train", keep[~test]), ("test", keep[test])):
+        np.savez_compressed(out / (name + ".npz"), player=player[rows], opponent=opponent[rows],
+                            empties=empties[rows], score=score[rows], exact=exact[rows])
+    return {"positions": int(len(player)), "unique": int(len(keep)), "train": int((~test).sum()),
+            "test": int(test.sum()), "exact": int(exact[keep].sum())}
+
+
+def held_out(player, opponent, percent):
+    """bool array: the positions of the test set, chosen by a hash of the canonical position."""
+    data = np.stack([player, opponent], axis=1).astype("<u8")
+    hashes = np.array([zlib.crc32(row.tobytes()) for row in data], dtype=np.uint32)
+    return hashes % 100 < percent
+
+
+# ----- command line -------------------------------------------------------------------------
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog="The full run: --games 20000 (about 1,060,000 positions, 53 a game, "
+                                     "before deduplication); "
+                                     "docs/PLAYER.md, 'Training', has its time.")
+    parser.add_argument("--games", type=whole_number(1), default=200, help="self-play games (default 200)")
+    parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the openings and random moves")
+    parser.add_argument("--exact-empties", type=whole_number(0, 24, "the solver is made for 24 at most"), default=20,
+                        help="solve exactly from this many empty squares down (default 20; each more costs ~3x)")
+    parser.add_argument("--search-nodes", type=whole_number(1), default=20000,
+                        help="node budget of the search at every other position (default 20000)")
+    parser.add_argument("--chunk-games", type=whole_number(1), default=20, help="games per chunk file (default 20)")
+    parser.add_argument("--test-percent", type=whole_number(1, 50), default=5, help="held-out share (default 5%%)")
+    parser.add_argument("--jobs", type=JOBS, default=os.cpu_count() or 1,
+                        help="MicroPython processes at once (default: one per CPU)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="data directory (default build/training)")
+    parser.add_argument("--fresh", action="store_true", help="throw away the data in --out first")
+    args = parser.parse_args(argv)
+    settings = {"games": args.games, "seed": args.seed, "exact_empties": args.exact_empties,
+                "search_nodes": args.search_nodes, "chunk_games": args.chunk_games, "epsilon": EPSILON,
+                "test_percent": args.test_percent}
+    out = args.out
+    try:
+        if args.fresh and out.exists():
+            for path in list((out / "chunks").glob("chunk-*")) + [out / name for name in
+                                                                   (SETTINGS_FILE, "train.npz", "test.npz")]:
+                if path.exists():
+                    path.unlink()
+        out.mkdir(parents=True, exist_ok=True)
+        check_settings(out, settings)
+        started = time.monotonic()
+        progress = generate(out, settings, args.jobs)
+        summary = merge(out, args.test_percent)
+    except DataError as error:
+        sys.stderr.write("training_data: %s\n" % error)
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted: the finished chunks are kept in %s; run the same command to go on\n" % out)
+        return 130
+    except micropython_runner.MicroPythonError as error:
+        sys.stderr.write("training_data: %s\n" % error)
+        return 1
+    elapsed = time.monotonic() - started
+    summary.update(seconds=round(elapsed, 1), games_this_run=progress.games, positions_this_run=progress.positions,
+                   search_seconds_this_run=round(progress.search_ms / 1000, 1),
+                   solve_seconds_this_run=round(progress.solve_ms / 1000, 1))
+    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print("%d positions (%d unique under symmetry, %d exact): %d to train, %d held out" % (
+        summary["positions"], summary["unique"], summary["exact"], summary["train"], summary["test"]))
+    if progress.games:
+        print("this run: %d games, %d positions in %s; the workers searched %.0f s and solved %.0f s" % (
+            progress.games, progress.positions, clock(elapsed), progress.search_ms / 1000, progress.solve_ms / 1000))
+    else:
+        print("nothing left to play")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Fit per-phase pattern tables to the training data and report the fit on the held-out positions.
+
+    .venv/bin/python tools/training_fit.py --patterns pico            # tools/patterns/pico.json
+    .venv/bin/python tools/training_fit.py --patterns my_set.json --data build/training --phase-empties 4
+    make training-fit PATTERNS=edax
+
+The model (Logistello's, Edax's and Egaroucid's): for each phase of the game
+(a range of empty squares), a position is worth the sum of one table entry
+for each image of each pattern, plus weighted scalar features (mobility,
+parity) and a bias. A pattern is a list of squares; its images under the
+board's 8 symmetries share one table, and where a symmetry maps a pattern
+onto itself (an edge read backwards) the two readings share one entry, so a
+table holds each filling once. Fitted by least squares with a ridge on the
+table entries (a filling seen rarely stays near 0): preconditioned conjugate
+gradients on the normal equations, each phase on its own positions and those
+of --overlap empties either side.
+
+The report (written to build/training/fit-<set>.txt and printed): the
+tables' size (one byte an entry, in 1/8 disc as the edge tables today,
+against the Pico's budget of 40 KB a phase) and per phase the RMS error in
+discs on the held-out set, against exact scores and against deep-search
+scores, with the rounded one-byte tables too, beside the shipped
+evaluation's error on the same positions. No weight file is written yet.
+"""
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+TOOLS = Path(__file__).resolve().parent
+REPO = TOOLS.parent
+sys.path[:0] = [str(TOOLS), str(REPO / "firmware")]
+
+import training_boards as boards  # noqa: E402
+from cli.values import whole_number  # noqa: E402
+
+PATTERN_DIR = TOOLS / "patterns"
+DEFAULT_DATA = REPO / "build" / "training"
+BUDGET_BYTES = 40 * 1024  # tables held in RAM per phase on the Pico (issue 14)
+ENTRY_UNITS = 8  # a stored entry is 1/8 disc ...
+ENTRY_LIMIT = 127  # ... in a signed byte
+FEATURES = ("mobility", "opponent_mobility", "parity")
+MAX_PATTERN_SQUARES = 12  # 3**12 fillings: beyond that a table is far too big to fit anyway
+
+
+class FitError(Exception):
+    """Bad input (a pattern file, the data directory): said plainly."""
+
+
+# ----- pattern sets ------------------------------------------------------------------------
+
+
+class Pattern:
+    """One pattern: its images (square lists) and raw base-3 index -> table entry."""
+
+    def __init__(self, name, names):
+        if not names or len(names) > MAX_PATTERN_SQUARES:
+            raise FitError("pattern %s: give 1 to %d squares, not %d" % (name, MAX_PATTERN_SQUARES, len(names)))
+        try:
+            squares = [boards.square_number(text) for text in names]
+        except (ValueError, IndexError, AttributeError):
+            raise FitError("pattern %s: %r holds something that is not a square name (a1 to h8)" % (name, names))
+        if len(set(squares)) != len(squares):
+            raise FitError("pattern %s names a square twice" % name)
+        self.name = name
+        self.squares = squares
+        self.images = []
+        stabiliser = []
+        for transform in boards.SYMMETRY_FUNCTIONS:
+            image = [boards.transform_square(square, transform) for square in squares]
+            if set(image) == set(squares):
+                stabiliser.append([squares.index(square) for square in image])
+            if all(set(image) != set(other) for other in self.images):
+                self.images.append(image)
+        self.entry, self.entries = fold(len(squares), stabiliser)
+
+
+def fold(length, permutations):
+    """(raw index -> entry number, entry count): fillings a symmetry of the pattern's squares swaps share one."""
+    count = 3 ** length
+    digits = np.zeros((count, length), dtype=np.int64)
+    value = np.arange(count)
+    for position in range(length - 1, -1, -1):
+        digits[:, position] = value % 3
+        value //= 3
+    powers = 3 ** np.arange(length - 1, -1, -1)
+    smallest = np.full(count, count)
+    for permutation in permutations:
+        smallest = np.minimum(smallest, digits[:, permutation] @ powers)
+    _, entry = np.unique(smallest, return_inverse=True)
+    return entry.astype(np.int32), int(entry.max()) + 1
+
+
+class PatternSet:
+    def __init__(self, path):
+        try:
+            spec = json.loads(Path(path).read_text())
+        except OSError as error:
+            raise FitError("cannot read the pattern set %s: %s" % (path, error.strerror))
+        except ValueError as error:
+            raise FitError("%s is not valid JSON: %s" % (path, error))
+        if not isinstance(spec, dict) or not isinstance(spec.get("patterns"), dict) or not spec["patterns"]:
+            raise FitError('%s: give {"patterns": {"name": ["a1", "b1", ...], ...}, "features": [...]}' % path)
+        self.name = Path(path).stem
+        self.description = spec.get("description", "")
+        self.patterns = [Pattern(name, names) for name, names in spec["patterns"].items()]
+        self.features = list(spec.get("features", []))
+        unknown = [name for name in self.features if name not in FEATURES]
+        if unknown:
+            raise FitError("%s: unknown feature(s) %s; known: %s" % (path, ", ".join(unknown), ", ".join(FEATURES)))
+        self.offsets = np.cumsum([0] + [p.entries for p in self.patterns])
+        self.table_entries = int(self.offsets[-1])
+
+    def columns(self, player, opponent):
+        """int32 (positions x images): each image's table entry, numbered across the set's tables."""
+        columns = []
+        for pattern, offset in zip(self.patterns, self.offsets):
+            for image in pattern.images:
+                columns.append(pattern.entry[boards.pattern_index(player, opponent, image)] + offset)
+        return np.stack(columns, axis=1)
+
+    def scalars(self, player, opponent, empties):
+        """float (positions x features + 1): the scalar features, then 1 for the bias."""
+        values = []
+        for name in self.features:
+            if name == "mobility":
+                values.append(boards.popcount(boards.legal_moves(player, opponent)))
+            elif name == "opponent_mobility":
+                values.append(boards.popcount(boards.legal_moves(opponent, player)))
+            else:
+                values.append(empties.astype(np.int32) & 1)
+        values.append(np.ones(len(player), dtype=np.int32))
+        return np.stack(values, axis=1).astype(np.float64)
+
+
+def pattern_file(text):
+    """--patterns: a file, or the name of one in tools/patterns/."""
+    path = Path(text)
+    if path.suffix != ".json":
+        path = PATTERN_DIR / (text + ".json")
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in PATTERN_DIR.glob("*.json")))
+        raise argparse.ArgumentTypeError("no pattern set %s (tools/patterns/ has: %s)" % (text, known))
+    return path
+
+
+# ----- the fit ----------------------------------------------------------------------------
+
+
+class Design:
+    """A phase's positions as the sparse table columns and the dense scalar columns of the linear model."""
+
+    def __init__(self, columns, scalars, entries):
+        self.columns = columns
+        self.scalars = scalars
+        self.entries = entries
+
+    def times(self, x):
+        return x[:self.entries][self.columns].sum(axis=1) + self.scalars @ x[self.entries:]
+
+    def transposed_times(self, r):
+        images = self.columns.shape[1]
+        tables = np.bincount(self.columns.ravel(), weights=np.repeat(r, images), minlength=self.entries)
+        return np.concatenate([tables, self.scalars.T @ r])
+
+    def diagonal(self):
+        counts = np.bincount(self.columns.ravel(), minlength=self.entries).astype(np.float64)
+        return np.concatenate([counts, (self.scalars ** 2).sum(axis=0)])
+
+
+def least_squares(design, target, ridge, iterations):
+    """x minimising |design x - target|^2 + ridge |table part of x|^2 (Jacobi-preconditioned CG)."""
+    penalty = np.zeros(design.entries + design.scalars.shape[1])
+    penalty[:design.entries] = ridge
+    preconditioner = 1.0 / (design.diagonal() + penalty + 1e-9)
+
+    def normal(x):
+        return design.transposed_times(design.times(x)) + penalty * x
+
+    x = np.zeros_like(penalty)
+    residual = design.transposed_times(target)
+    z = preconditioner * residual
+    direction = z.copy()
+    rz = residual @ z
+    for _ in range(iterations):
+        product = normal(direction)
+        step = rz / max(direction @ product, 1e-30)
+        x += step * direction
+        residual -= step * product
+        z = preconditioner * residual
+        rz_next = residual @ z
+        if rz_next < 1e-12 * max(1.0, abs(rz)):
+            break
+        direction = z + (rz_next / rz) * direction
+        rz = rz_next
+    return x
+
+
+def quantised(x, entries):
+    """The tables as the device would store them (1/8 disc, a signed byte); scalar weights kept."""
+    q = x.copy()
+    q[:entries] = np.clip(np.round(x[:entries] * ENTRY_UNITS), -ENTRY_LIMIT, ENTRY_LIMIT) / ENTRY_UNITS
+    return q
+
+
+def phases(width):
+    """[(first empties, last empties), ...] of phases `width` empty squares wide from the end of the game;
+    the last one, from the start, takes what is left over up to 60."""
+    count = max(1, 61 // width)
+    return [(i * width, 60 if i == count - 1 else (i + 1) * width - 1) for i in range(count)]
+
+
+def load(data_dir, name):
+    path = Path(data_dir) / (name + ".npz")
+    try:
+        with np.load(path) as data:
+            return {key: data[key] for key in ("player", "opponent", "empties", "score", "exact")}
+    except FileNotFoundError:
+        raise FitError("%s not found: make the data first (make training-data, or tools/training_data.py)" % path)
+    except (ValueError, KeyError, OSError) as error:
+        raise FitError("%s is not training data (%s): make it again with tools/training_data.py" % (path, error))
+
+
+def shipped_evaluation(player, opponent):
+    """The shipped evaluation's scores (discs) of positions: the yardstick the fit is compared with."""
+    from othello.geometry import geometry
+    from othello.kernel import Kernel
+    from player.evaluation import DISC, PatternEvaluator
+
+    kernel = Kernel(geometry(8), 4)
+    evaluator = PatternEvaluator(8)
+    scores = np.zeros(len(player))
+    for i in range(len(player)):
+        kernel.set_root(int(player[i]), int(opponent[i]))
+        scores[i] = evaluator.evaluate(kernel, 0) / DISC
+    return scores
+
+
+def rms(errors):
+    return float(np.sqrt(np.mean(errors ** 2))) if len(errors) else float("nan")
+
+
+def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sys.stderr):
+    """Fit every phase; returns a list of per-phase result dicts and the held-out predictions.
+
+    The predictions (the fit's, the rounded tables', the shipped evaluation's) are arrays over the
+    held-out positions, NaN where a phase had no training positions.
+    """
+    predictions = {name: np.full(len(test["score"]), np.nan) for name in ("fit", "q", "shipped")}
+    sets = {}
+    for name, data in (("train", train), ("test", test)):
+        sets[name] = (pattern_set.columns(data["player"], data["opponent"]),
+                      pattern_set.scalars(data["player"], data["opponent"], data["empties"]))
+    results = []
+    for first, last in phases(width):
+        empties = train["empties"]
+        rows = (empties >= first - overlap) & (empties <= last + overlap)
+        own = (empties >= first) & (empties <= last)
+        test_rows = (test["empties"] >= first) & (test["empties"] <= last)
+        result = {"empties": (first, last), "train": int(own.sum()), "test": int(test_rows.sum()),
+                  "test_exact": int((test_rows & test["exact"]).sum())}
+        if rows.sum() == 0:
+            results.append(result)
+            continue
+        started = time.monotonic()
+        design = Design(sets["train"][0][rows], sets["train"][1][rows], pattern_set.table_entries)
+        x = least_squares(design, train["score"][rows].astype(np.float64), ridge, iterations)
+        result["train_rms"] = rms(Design(sets["train"][0][own], sets["train"][1][own], design.entries).times(x)
+                                  - train["score"][own])
+        held = Design(sets["test"][0][test_rows], sets["test"][1][test_rows], design.entries)
+        labels = test["score"][test_rows]
+        exact = test["exact"][test_rows]
+        shipped = shipped_evaluation(test["player"][test_rows], test["opponent"][test_rows])
+        predictions["shipped"][test_rows] = shipped
+        for label, name, model in (("", "fit", x), ("q_", "q", quantised(x, design.entries))):
+            predicted = held.times(model)
+            predictions[name][test_rows] = predicted
+            errors = predicted - labels
+            result[label + "rms_exact"] = rms(errors[exact])
+            result[label + "rms_search"] = rms(errors[~exact])
+        result["shipped_rms_exact"] = rms(shipped[exact] - labels[exact])
+        result["shipped_rms_search"] = rms(shipped[~exact] - labels[~exact])
+        result["spread"] = float(np.std(labels)) if len(labels) else float("nan")
+        result["scalars"] = [float(v) for v in x[design.entries:]]
+        results.append(result)
+        progress.write("phase %2d-%2d empties: %d positions, %.1f s\n" % (
+            first, last, int(rows.sum()), time.monotonic() - started))
+    return results, predictions
+
+
+# The bands issue 14 asks about: exact labels where the solver reaches (20-24 empties), search labels before.
+BANDS = (("exact labels, 20-24 empties", True, 20, 24), ("exact labels, 0-19 empties", True, 0, 19),
+         ("search labels, 25-60 empties", False, 25, 60), ("search labels, 0-24 empties", False, 0, 24))
+
+
+def band_rows(test, predictions):
+    rows = []
+    for name, exact, first, last in BANDS:
+        chosen = (test["exact"] == exact) & (test["empties"] >= first) & (test["empties"] <= last)
+        chosen &= ~np.isnan(predictions["fit"])
+        labels = test["score"][chosen]
+        rows.append([name, int(chosen.sum())] + [rms(predictions[key][chosen] - labels)
+                                                 for key in ("fit", "q", "shipped")])
+    return rows
+
+
+def report(pattern_set, results, predictions, train, test, settings, seconds):
+    lines = ["# Fit of pattern set %s" % pattern_set.name, ""]
+    if pattern_set.description:
+        lines += [pattern_set.description, ""]
+    lines.append("| pattern | squares | images | table entries (bytes) |")
+    lines.append("|---|---|---|---|")
+    for pattern in pattern_set.patterns:
+        lines.append("| %s | %d | %d | %d |" % (
+            pattern.name, len(pattern.squares), len(pattern.images), pattern.entries))
+    size = pattern_set.table_entries
+    verdict = "within the Pico's budget of %d bytes" % BUDGET_BYTES if size <= BUDGET_BYTES else (
+        "OVER the Pico's budget of %d bytes by %d" % (BUDGET_BYTES, size - BUDGET_BYTES))
+    lines += ["", "Tables: %d bytes a phase (one byte an entry), %s; %d phases: "
+              "%d bytes in flash. Scalar features: %s." % (
+                  size, verdict, len(results), size * len(results),
+                  ", ".join(pattern_set.features) or "none"), ""]
+    lines.append("Data: %d training and %d held-out positions (%d of them exact); %s; fitted in %.0f s." % (
+        len(train["score"]), len(test["score"]), int(test["exact"].sum()),
+        ", ".join("%s %s" % item for item in sorted(settings.items())), seconds))
+    lines += ["", "RMS error in discs on the held-out positions (q: with the tables rounded to one byte; shipped: "
+              "today's evaluation; spread: the labels' standard deviation):", "",
+              "| empties | train | held out (exact) | vs exact | q | shipped | vs search | q | shipped | spread |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+
+    def cell(result, key):
+        value = result.get(key)
+        return "-" if value is None or value != value else "%.2f" % value
+
+    for result in results:
+        lines.append("| %d-%d | %d | %d (%d) | %s | %s | %s | %s | %s | %s | %s |" % (
+            result["empties"][0], result["empties"][1], result["train"], result["test"], result["test_exact"],
+            cell(result, "rms_exact"), cell(result, "q_rms_exact"), cell(result, "shipped_rms_exact"),
+            cell(result, "rms_search"), cell(result, "q_rms_search"), cell(result, "shipped_rms_search"),
+            cell(result, "spread")))
+    lines += ["", "By kind of label (RMS error in discs on the held-out positions):", "",
+              "| held-out positions | count | fit | q | shipped |", "|---|---|---|---|---|"]
+    for name, count, *errors in band_rows(test, predictions):
+        lines.append("| %s | %d | %s |" % (name, count, " | ".join(
+            "-" if value != value else "%.2f" % value for value in errors)))
+    lines += ["", "Scalar weights per phase (discs per unit): %s, bias:" % ", ".join(pattern_set.features), ""]
+    for result in results:
+        if "scalars" in result:
+            lines.append("- %d-%d empties: %s" % (result["empties"][0], result["empties"][1],
+                                                  ", ".join("%+.3f" % value for value in result["scalars"])))
+    return "\n".join(lines) + "\n"
+
+
+def ridge_value(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError("must be a finite number of at least 0, not %s" % text)
+    return value
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--patterns", type=pattern_file, default=PATTERN_DIR / "pico.json",
+                        help="pattern set: a name in tools/patterns/ (pico, edax, edges) or a JSON file")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data directory (default build/training)")
+    parser.add_argument("--phase-empties", type=whole_number(1, 61), default=6,
+                        help="empty squares a phase spans (default 6: 10 phases)")
+    parser.add_argument("--overlap", type=whole_number(0, 10), default=2,
+                        help="a phase also learns from positions this many empties either side (default 2)")
+    parser.add_argument("--ridge", type=ridge_value, default=5.0, help="ridge on the table entries (default 5)")
+    parser.add_argument("--iterations", type=whole_number(1, 10000), default=300,
+                        help="conjugate-gradient steps a phase at most (default 300)")
+    parser.add_argument("--report", type=Path, help="report file (default DATA/fit-<set>.txt)")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    try:
+        pattern_set = PatternSet(args.patterns)
+        train, test = load(args.data, "train"), load(args.data, "test")
+        results, predictions = fit(pattern_set, train, test, args.phase_empties, args.overlap, args.ridge,
+                                   args.iterations)
+    except FitError as error:
+        sys.stderr.write("training_fit: %s\n" % error)
+        return 1
+    settings = {"phase-empties": args.phase_empties, "overlap": args.overlap, "ridge": args.ridge}
+    text = report(pattern_set, results, predictions, train, test, settings, time.monotonic() - started)
+    target = args.report or args.data / ("fit-%s.txt" % pattern_set.name)
+    target.write_text(text)
+    sys.stdout.write(text)
+    sys.stderr.write("report written to %s\n" % target)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Self-play games with labelled positions, run under MicroPython's unix port by tools/training_data.py.
+
+The host prepends the settings as globals:
+
+    GAMES = [(seed, opening position text, random plies), ...]
+    EXACT_EMPTIES = 20      # from here down every position is solved exactly (viper solver)
+    SEARCH_NODES = 20000    # the midgame search's node budget for every other position
+    MAX_DEPTH = 14          # ... and its deepest iteration
+    EPSILON = 8             # percent of the moves after the opening played at random (for variety)
+    SOLVER_TABLE_BITS = 16
+
+Each game starts from its opening, plays its random plies, then the player
+itself: every position is searched (the player's own midgame search on the
+viper kernel with the shipped evaluation, or the exact viper solver from
+EXACT_EMPTIES down) and that search's best move is played, except for
+EPSILON percent of random moves. Every position with a legal move is printed
+as one line, `pos <player hex> <opponent hex> <empties> <kind> <score>`: kind
+`exact` (score in discs, WOF) or `search` (score in 1/16 disc, evaluation
+units), from the side to move's view. `game <index> <positions> <search ms>
+<solve ms>` closes each game, so the host can count progress as it goes and
+tell where the time went.
+"""
+
+import sys
+
+from othello.board import Board
+from othello.compat import ticks_diff, ticks_ms
+from othello.kernels import make_kernel
+from player.endgame_viper import ViperSolver
+from player.engine import Random
+from player.evaluation import PatternEvaluator
+from player.search import Searcher, TranspositionTable
+
+SEARCH_TABLE_BITS = 16  # the host's heap holds a big table: deeper searches for the same nodes
+
+
+def play(game_index, seed, opening, random_plies, searcher, solver):
+    rng = Random(seed)
+    board = Board.from_position(opening)
+    for _ in range(random_plies):
+        moves = board.legal_squares()
+        if not moves:
+            break
+        board.play(moves[rng.below(len(moves))])
+    written = 0
+    spent = [0, 0]  # ms searching, ms solving
+    while not board.is_game_over():
+        moves = board.legal_squares()
+        if not moves:
+            board.pass_turn()
+            continue
+        player, opponent = board.player_discs(), board.opponent_discs()
+        empties = board.empties()
+        started = ticks_ms()
+        if empties <= EXACT_EMPTIES:
+            score, square = solver.solve(player, opponent)
+            kind = "exact"
+        else:
+            searcher.set_root(player, opponent)
+            searcher.start(SEARCH_NODES)
+            searcher.iterate(MAX_DEPTH)
+            score, square = searcher.best_score, searcher.best_square
+            kind = "search"
+        spent[kind == "exact"] += ticks_diff(ticks_ms(), started)
+        print("pos %x %x %d %s %d" % (player, opponent, empties, kind, score))
+        written += 1
+        if rng.below(100) < EPSILON:
+            square = moves[rng.below(len(moves))]
+        board.play(square)
+    print("game %d %d %d %d" % (game_index, written, spent[0], spent[1]))
+
+
+def main():
+    board = Board()
+    searcher = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SEARCH_TABLE_BITS))
+    searcher.evaluator = PatternEvaluator(8)
+    solver = ViperSolver(board.geometry, max(EXACT_EMPTIES, 1), SOLVER_TABLE_BITS)
+    for index, (seed, opening, random_plies) in enumerate(GAMES):
+        play(index, seed, opening, random_plies, searcher, solver)
+    sys.stdout.write("done\n")
+
+
+main()
