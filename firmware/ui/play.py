@@ -22,9 +22,10 @@ from othello.notation import square_name
 from othello.scoring import END_TIME
 from othello.variant import BLACK, WHITE
 from ui import gfx, keys, sounds
-from ui.app import Screen
 from ui.font import ADVANCE, BLACK_DISC, WHITE_DISC, draw_text, text_width
 from ui.menu import Item, Menu
+from ui.places import REPLAY, SETTINGS, SETUP
+from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO
 
 FLIP_FRAME_MS = 60
@@ -312,8 +313,6 @@ class GameScreen(Screen):
     # ----- the game menu ------------------------------------------------------------------
 
     def open_menu(self):
-        from ui.screens import settings_menu
-
         app = self.app
         session = self.session
         game = session.game
@@ -330,7 +329,7 @@ class GameScreen(Screen):
         items.append(Item("Game record", self.show_record))
         if session.mode != MODE_DEMO:
             items.append(Item("Edit board", self.edit_board))
-        items.append(Item("Settings", lambda: app.push(settings_menu(app))))
+        items.append(Item("Settings", lambda: app.push(app.make(SETTINGS))))
         items.append(Item("New game", self.restart))
         items.append(Item("Main menu", app.home))
         app.push(Menu(app, "Game", items))
@@ -371,21 +370,15 @@ class GameScreen(Screen):
             self.app.notify("Hint: " + decision.describe())
 
     def show_record(self):
-        from ui.replay import ReplayScreen
-
         self.app.pop()
-        self.app.push(ReplayScreen(self.app, self.session.record()))
+        self.app.push(self.app.make(REPLAY, self.session.record()))
 
     def edit_board(self):
-        from ui.setup import SetupScreen
-
         self.app.pop()
-        self.app.push(SetupScreen(self.app, self.session.game.board.copy()))
+        self.app.push(self.app.make(SETUP, self.session.game.board.copy()))
 
     def restart(self):
-        from ui.screens import start_game
-
-        start_game(self.app, self.session.mode)
+        self.app.start_game(self.session.mode)
 
     # ----- drawing ------------------------------------------------------------------------------
 

@@ -7,9 +7,9 @@ before play starts: one where neither side can move is refused.
 """
 
 from ui import gfx, keys
-from ui.app import Screen
 from ui.font import BLACK_DISC, WHITE_DISC, draw_text
 from ui.menu import Item, Menu
+from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_TWO
 
 COLOURS = ("Black", "White")
@@ -93,12 +93,10 @@ class SetupScreen(Screen):
         ])
 
     def play(self, mode):
-        from ui.screens import start_game
-
         if self.board.is_game_over():
             self.app.notify("Neither side can move here: nothing to play")
             return
-        start_game(self.app, mode, self.board.position(), self.board.variant)
+        self.app.start_game(mode, self.board.position(), self.board.variant)
 
     def draw(self, fb):
         board = self.board
