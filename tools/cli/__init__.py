@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "cli.engine",  # perft, show, bench
     "cli.player",  # solve, analyse, match
     "cli.hardware",  # check-config
+    "cli.review",  # review
 )
 
 
