@@ -21,6 +21,7 @@ ERROR = "error"
 GAME = "game"
 REPLAY = "replay"
 SETUP = "setup"
+REVIEW = "review"
 
 PLACES = {
     TITLE: ("ui.screens", "TitleScreen"),
@@ -30,4 +31,5 @@ PLACES = {
     GAME: ("ui.play", "GameScreen"),
     REPLAY: ("ui.replay", "ReplayScreen"),
     SETUP: ("ui.setup", "SetupScreen"),
+    REVIEW: ("ui.review", "ReviewScreen"),
 }

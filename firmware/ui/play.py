@@ -24,7 +24,7 @@ from othello.variant import BLACK, WHITE
 from ui import gfx, keys, sounds
 from ui.font import ADVANCE, BLACK_DISC, WHITE_DISC, draw_text, text_width
 from ui.menu import Item, Menu
-from ui.places import REPLAY, SETTINGS, SETUP
+from ui.places import REPLAY, REVIEW, SETTINGS, SETUP
 from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO
 
@@ -327,6 +327,8 @@ class GameScreen(Screen):
             if game.future and not game.is_over():
                 items.append(Item("Redo", lambda: self.from_menu(self.redo)))
         items.append(Item("Game record", self.show_record))
+        if self.state == OVER:
+            items.append(Item("Review", self.show_review))
         if session.mode != MODE_DEMO:
             items.append(Item("Edit board", self.edit_board))
         items.append(Item("Settings", lambda: app.push(app.make(SETTINGS))))
@@ -372,6 +374,10 @@ class GameScreen(Screen):
     def show_record(self):
         self.app.pop()
         self.app.push(self.app.make(REPLAY, self.session.record()))
+
+    def show_review(self):
+        self.app.pop()
+        self.app.push(self.app.make(REVIEW, self.session.record()))
 
     def edit_board(self):
         self.app.pop()

@@ -1,4 +1,16 @@
-"""Finished games' records as the records list and the replay show them (the records are Session.record()'s)."""
+"""Finished games' records as the records list, the replay and the review show them (Session.record()'s).
+
+A record: "v" the variant (Variant.to_dict), "s" the start position or None,
+"t" the transcript, "r" the result [winner, black, white, reason] or None,
+"p" the two players' labels, and "a" the review once one was made
+(player/review.py's encode()).
+"""
+
+from othello.game import Game
+from othello.variant import Variant
+from ui import keys
+
+REVIEW = "a"
 
 
 def valid_record(record):
@@ -30,3 +42,34 @@ def score_text(record):
     if result is None:
         return "..."
     return "%d-%d" % (result[1], result[2])
+
+
+def replayed(record, ticks_ms):
+    """The record's game rewound to its start, to step through with take back / redo (the engine's own,
+    so passes come back where they happened); None for a record that no longer replays."""
+    try:
+        game = Game(Variant.from_dict(record["v"]), None, ticks_ms, record["s"])
+        game.play_transcript(record["t"])
+    except (TypeError, ValueError):  # a bad variant, an illegal move
+        return None
+    while game.take_back() is not None:
+        pass
+    return game
+
+
+def step_through(game, action):
+    """Step `game` as the replay keys say: RIGHT, NEXT or OK forward, LEFT or PREV back, UP to the start,
+    DOWN to the end. Returns whether `action` was one of these."""
+    if action in (keys.RIGHT, keys.NEXT, keys.OK):
+        game.redo()
+    elif action in (keys.LEFT, keys.PREV):
+        game.take_back()
+    elif action == keys.UP:
+        while game.take_back() is not None:
+            pass
+    elif action == keys.DOWN:
+        while game.redo() is not None:
+            pass
+    else:
+        return False
+    return True

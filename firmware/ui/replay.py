@@ -1,17 +1,15 @@
 """A game record played through move by move: a finished game from the records, or the game in progress.
 
 RIGHT, NEXT or OK step forward, LEFT or PREV back, UP jumps to the start,
-DOWN to the end, BACK closes. The record is replayed with the engine's own
-Game (take back / redo), so passes come back where they happened.
+DOWN to the end, BACK closes (ui/records.py replays the record).
 """
 
 from othello.board import PASS
-from othello.game import Game
 from othello.notation import square_name
-from othello.variant import BLACK, WHITE, Variant
+from othello.variant import BLACK, WHITE
 from ui import gfx, keys
 from ui.font import BLACK_DISC, WHITE_DISC, draw_text, text_width
-from ui.records import score_text
+from ui.records import replayed, score_text, step_through
 from ui.screen import Screen
 
 
@@ -19,17 +17,11 @@ class ReplayScreen(Screen):
     def __init__(self, app, record):
         Screen.__init__(self, app)
         self.record = record
-        self.game = None
-        try:
-            game = Game(Variant.from_dict(record["v"]), None, app.device.ticks_ms, record["s"])
-            game.play_transcript(record["t"])
-        except (TypeError, ValueError):  # a record that no longer replays: a bad variant, an illegal move
+        game = self.game = replayed(record, app.device.ticks_ms)
+        if game is None:
             return
-        self.game = game
-        self.plies = len(game.history)
-        self.moves = game.move_count()
-        while game.take_back() is not None:
-            pass
+        self.plies = len(game.future)
+        self.moves = self.plies - sum(1 for square in game.future if square == PASS)
         self.view = gfx.BoardView(game.board.size)
 
     def enter(self):
@@ -38,19 +30,10 @@ class ReplayScreen(Screen):
             self.app.notify("This record is damaged")
 
     def handle(self, action):
-        game = self.game
         if action == keys.BACK:
             self.app.pop()
-        elif action in (keys.RIGHT, keys.NEXT, keys.OK):
-            game.redo()
-        elif action in (keys.LEFT, keys.PREV):
-            game.take_back()
-        elif action == keys.UP:
-            while game.take_back() is not None:
-                pass
-        elif action == keys.DOWN:
-            while game.redo() is not None:
-                pass
+        else:
+            step_through(self.game, action)
         self.app.dirty = True
 
     def draw(self, fb):

@@ -20,7 +20,7 @@ from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
 from ui import settings as choices
 from ui.menu import Item, Menu, TextScreen
-from ui.places import MAIN_MENU, REPLAY, SETTINGS, SETUP
+from ui.places import MAIN_MENU, REPLAY, REVIEW, SETTINGS, SETUP
 from ui.records import record_title, score_text, valid_record
 from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, rules_from_settings, variant_for
@@ -235,9 +235,16 @@ def records_menu(app):
 def record_item(app, number, record):
     return Item(
         "%d %s" % (number, record_title(record)),
-        lambda: app.push(app.make(REPLAY, record)),
+        lambda: app.push(record_menu(app, number, record)),
         lambda: score_text(record),
     )
+
+
+def record_menu(app, number, record):
+    return Menu(app, "Record %d" % number, [
+        Item("Replay", lambda: app.replace(app.make(REPLAY, record))),
+        Item("Review", lambda: app.replace(app.make(REVIEW, record))),
+    ])
 
 
 def clear_records_menu(app):
