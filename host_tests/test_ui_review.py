@@ -2,7 +2,10 @@
 left at once, and kept with the record."""
 
 import json
+from pathlib import Path
 
+import micropython_runner
+import wasi_memory
 from test_review import random_ending
 from test_ui_app import configure, play_out, start, write_flash
 from ui_harness import BoardDriver, check_reference
@@ -10,6 +13,8 @@ from ui_harness import BoardDriver, check_reference
 from othello.variant import Variant
 from player.review import Review, decode
 from ui.store import RECORDS
+
+HOST_TESTS = Path(__file__).resolve().parent
 
 
 def ending_record(seed=2, empties=10):
@@ -140,3 +145,51 @@ def test_the_review_screen_under_micropython(micropython):
     assert out[0] == "Menu True"
     entries = decode(out[1], expected.moves, 8)
     assert [(entry.loss, entry.exact) for entry in entries] == [(entry.loss, entry.exact) for entry in expected.entries]
+
+
+# A game through the UI, then its review from the game menu, in the issue's 192K on the 32-bit build.
+REVIEW_AFTER_A_GAME = """
+import gc
+from othello.compat import COLLECT_EVERY, collect_every
+
+collect_every(COLLECT_EVERY)
+import player
+from othello.variant import Variant
+
+player.prepare(Variant())
+from ui_fakes import Driver, FakeDevice
+
+d = Driver(FakeDevice())
+d.app.settings["level"] = 1
+d.press("a")
+d.menu_to("Play computer")
+d.menu_to("Start")
+from ui.play import PASSING
+
+game = d.app.session.game
+while not game.is_over():
+    if d.screen.state == PASSING:
+        d.press("a")
+        continue
+    d.play(game.board.legal_squares()[0])
+d.press("b")
+d.menu_to("Review")
+review = d.screen.review
+peak = 0
+while len(review.entries) < %d:
+    d.step()
+    gc.collect()
+    peak = max(peak, gc.mem_alloc())
+d.press("b")
+print(type(d.screen).__name__, len(review.entries), peak)
+"""
+
+
+def test_a_game_and_its_review_fit_192k_on_the_32_bit_build(tmp_path):
+    """The review's first 12 moves after a game against level 1, from the game menu: the game screen's
+    code, the review's and its Review in the heap together (peak live heap 136 KB today, printed)."""
+    firmware = wasi_memory.compile_firmware(tmp_path / "firmware")
+    out = micropython_runner.run_wasm(REVIEW_AFTER_A_GAME % 12, heap="192K", firmware=firmware,
+                                      path=(HOST_TESTS,)).split()
+    print("peak live", out[2])
+    assert out[:2] == ["GameScreen", "12"], out
