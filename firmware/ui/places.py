@@ -22,6 +22,7 @@ GAME = "game"
 REPLAY = "replay"
 SETUP = "setup"
 REVIEW = "review"
+PUZZLES = "puzzles"
 
 PLACES = {
     TITLE: ("ui.screens", "TitleScreen"),
@@ -32,4 +33,5 @@ PLACES = {
     REPLAY: ("ui.replay", "ReplayScreen"),
     SETUP: ("ui.setup", "SetupScreen"),
     REVIEW: ("ui.review", "ReviewScreen"),
+    PUZZLES: ("ui.puzzle", "puzzle_menu"),
 }

@@ -22,6 +22,7 @@ from othello.notation import square_name
 from othello.scoring import END_TIME
 from othello.variant import BLACK, WHITE
 from ui import gfx, keys, sounds
+from ui.cursor import moved, next_legal
 from ui.font import ADVANCE, BLACK_DISC, WHITE_DISC, draw_text, text_width
 from ui.menu import Item, Menu
 from ui.places import REPLAY, REVIEW, SETTINGS, SETUP
@@ -286,29 +287,11 @@ class GameScreen(Screen):
             self.app.notify(reason)
 
     def move_cursor(self, action):
-        n = self.session.game.board.size
-        row, column = divmod(self.cursor, n)
-        if action == keys.UP:
-            row = (row - 1) % n
-        elif action == keys.DOWN:
-            row = (row + 1) % n
-        elif action == keys.LEFT:
-            column = (column - 1) % n
-        else:
-            column = (column + 1) % n
-        self.cursor = row * n + column
+        self.cursor = moved(self.cursor, action, self.session.game.board.size)
 
     def step_legal(self, step):
         """Put the cursor on the next (or previous) legal move in reading order, wrapping round."""
-        legal = self.session.game.board.legal_squares()
-        if not legal:
-            return
-        if step > 0:
-            later = [square for square in legal if square > self.cursor]
-            self.cursor = later[0] if later else legal[0]
-        else:
-            earlier = [square for square in legal if square < self.cursor]
-            self.cursor = earlier[-1] if earlier else legal[-1]
+        self.cursor = next_legal(self.cursor, self.session.game.board.legal_squares(), step)
 
     # ----- the game menu ------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ Main menu (docs/UI.md shows each screen):
     Clock       off     minutes each
     Match    single     single game, N games or a race to P points
     Set up board        edit a position and play from it
-    Records             the last games, move by move
+    Records             the last games, move by move, and their review
+    Puzzles             endgame puzzles, easy to hard
     Settings            sound, marks, animation, contrast, dimming
     About               version, keys
 """
@@ -20,7 +21,7 @@ from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
 from ui import settings as choices
 from ui.menu import Item, Menu, TextScreen
-from ui.places import MAIN_MENU, REPLAY, REVIEW, SETTINGS, SETUP
+from ui.places import MAIN_MENU, PUZZLES, REPLAY, REVIEW, SETTINGS, SETUP
 from ui.records import record_title, score_text, valid_record
 from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, rules_from_settings, variant_for
@@ -148,6 +149,7 @@ def main_menu(app):
         Item("Match", lambda: app.push(match_menu(app)), lambda: match_text(s)),
         Item("Set up board", lambda: open_setup(app)),
         Item("Records", lambda: app.push(records_menu(app))),
+        Item("Puzzles", lambda: app.push(app.make(PUZZLES))),
         Item("Settings", lambda: app.push(app.make(SETTINGS))),
         Item("About", lambda: app.push(about_screen(app))),
     ]

@@ -3,7 +3,8 @@
 Files (names in device.storage):
 - settings.json  settings and new-game choices (ui/settings.py)
 - game.json      the game in progress with its match (ui/session.py)
-- records.json   the last RECORDS_KEPT finished games, newest first
+- records.json   the last RECORDS_KEPT finished games, newest first, with their reviews
+- puzzles.json   the puzzles solved and missed (ui/puzzle.py)
 - error.log      the last few unexpected errors, at most LOG_LIMIT bytes
 
 storage.replace and write_atomic replace a file in one step, so a power cut
@@ -31,6 +32,7 @@ else:
 SETTINGS = "settings.json"
 GAME = "game.json"
 RECORDS = "records.json"
+PUZZLES = "puzzles.json"
 LOG = "error.log"
 RECORDS_KEPT = 10
 LOG_LIMIT = 2048
