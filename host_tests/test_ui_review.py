@@ -10,6 +10,7 @@ from test_review import random_ending
 from test_ui_app import configure, play_out, start, write_flash
 from ui_harness import BoardDriver, check_reference
 
+from othello.game import Game
 from othello.variant import Variant
 from player.review import Review, decode
 from ui.store import RECORDS
@@ -154,6 +155,7 @@ from othello.compat import COLLECT_EVERY, collect_every
 
 collect_every(COLLECT_EVERY)
 import player
+from othello.game import Game
 from othello.variant import Variant
 
 player.prepare(Variant())
@@ -193,3 +195,31 @@ def test_a_game_and_its_review_fit_192k_on_the_32_bit_build(tmp_path):
                                       path=(HOST_TESTS,)).split()
     print("peak live", out[2])
     assert out[:2] == ["GameScreen", "12"], out
+
+
+def test_a_game_continues_from_any_move_of_a_record(tmp_path):
+    record = ending_record()
+    write_flash(tmp_path, RECORDS, json.dumps([record]).encode())
+    driver = BoardDriver(flash_dir=tmp_path)
+    driver.press("a")
+    driver.menu_to("Records")
+    driver.press("a")
+    menu = driver.screen
+    item = menu.items[-1]
+    moves = len(record["t"]) // 2
+    assert item.label == "Play from" and item.value() == "move %d" % (moves - 1)
+    driver.press("down", 2)
+    driver.press("right")  # past the last move, where the game is over ...
+    assert item.value() == "move %d" % moves
+    driver.press("a")
+    assert " ".join(driver.app.notice) == "The game is over after move %d" % moves
+    driver.press("right", 3)  # ... round to move 2
+    assert item.value() == "move 2"
+    driver.press("a")
+    session = driver.app.session
+    expected = Game(Variant(), start=record["s"])
+    expected.play_transcript(record["t"][:4])
+    assert type(driver.screen).__name__ == "GameScreen"
+    assert session.game.board == expected.board
+    assert session.level_of(expected.board.turn) is None  # the person plays the side to move
+    assert session.level_of(1 - expected.board.turn) is not None

@@ -191,11 +191,13 @@ class App:
         """The session's game screen alone (the menus' code is let go while a game is on)."""
         self.move_to(GAME_SCREEN, self.session)
 
-    def start_game(self, mode, start=None, variant=None):
-        """A new session in `mode` from the settings (or from the position `start` of `variant`), shown."""
+    def start_game(self, mode, start=None, variant=None, colour=None):
+        """A new session in `mode` from the settings (or from the position `start` of `variant`, the person
+        playing `colour` against the computer when it is given), shown."""
+        settings = self.settings if colour is None else dict(self.settings, colour=colour)
         self.session = None
         gc.collect()
-        self.session = Session.start(self.settings, mode, self.device.ticks_ms, self.rng, start, variant)
+        self.session = Session.start(settings, mode, self.device.ticks_ms, self.rng, start, variant)
         self.save_session()
         self.show_game()
 

@@ -57,6 +57,17 @@ def replayed(record, ticks_ms):
     return game
 
 
+def after_moves(record, moves, ticks_ms):
+    """The record's game after its first `moves` moves (passes are not moves), or None if it does not
+    replay."""
+    game = replayed(record, ticks_ms)
+    if game is None:
+        return None
+    while game.move_count() < moves and game.redo() is not None:
+        pass
+    return game
+
+
 def step_through(game, action):
     """Step `game` as the replay keys say: RIGHT, NEXT or OK forward, LEFT or PREV back, UP to the start,
     DOWN to the end. Returns whether `action` was one of these."""

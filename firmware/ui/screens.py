@@ -22,7 +22,7 @@ from ui import gfx, keys
 from ui import settings as choices
 from ui.menu import Item, Menu, TextScreen
 from ui.places import MAIN_MENU, PUZZLES, REPLAY, REVIEW, SETTINGS, SETUP
-from ui.records import record_title, score_text, valid_record
+from ui.records import after_moves, record_title, score_text, valid_record
 from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, rules_from_settings, variant_for
 from ui.sounds import CLICK
@@ -243,10 +243,31 @@ def record_item(app, number, record):
 
 
 def record_menu(app, number, record):
+    game = after_moves(record, 1 << 16, app.device.ticks_ms)
+    moves = 0 if game is None else game.move_count()
+    chosen = [max(0, moves - 1)]  # the move to play on from: LEFT/RIGHT choose it
+
+    def change(step):
+        chosen[0] = (chosen[0] + step) % (moves + 1)
+
     return Menu(app, "Record %d" % number, [
         Item("Replay", lambda: app.replace(app.make(REPLAY, record))),
         Item("Review", lambda: app.replace(app.make(REVIEW, record))),
+        Item("Play from", lambda: play_from(app, record, chosen[0]), lambda: "move %d" % chosen[0], change),
     ])
+
+
+def play_from(app, record, moves):
+    """A game against the computer from the record's position after `moves` moves, the person playing the
+    side to move there."""
+    game = after_moves(record, moves, app.device.ticks_ms)
+    if game is None:
+        app.notify("This record is damaged")
+    elif game.board.is_game_over():
+        app.notify("The game is over after move %d" % moves)
+    else:
+        board = game.board
+        app.start_game(MODE_COMPUTER, board.position(), board.variant, board.turn)
 
 
 def clear_records_menu(app):
