@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "cli.player",  # solve, analyse, match
     "cli.hardware",  # check-config
     "cli.review",  # review
+    "cli.records",  # records pull, push, check
 )
 
 
