@@ -14,6 +14,7 @@ BACK stops it at once. What is computed is written into the saved record
 """
 
 from othello.board import PASS
+from othello.compat import collect_every
 from othello.notation import square_name
 from othello.variant import BLACK, WHITE, COLOUR_NAMES, Variant
 from player.review import Review
@@ -68,8 +69,12 @@ class ReviewScreen(Screen):
             return
         self.poll_at = now
         self.app.redraw()
-        if review.step(self.should_stop) is not None:
-            self.app.dirty = True
+        collecting = collect_every(None)  # as the game screen's search: its allocations are its call frames
+        try:
+            if review.step(self.should_stop) is not None:
+                self.app.dirty = True
+        finally:
+            collect_every(collecting)
 
     def should_stop(self):
         """Called during each search: the keys are handled as they come; BACK stops the search."""
