@@ -9,9 +9,9 @@ machine). From each game one position is taken for each level of
 difficulty still short of puzzles (player/puzzles.py DIFFICULTIES), at a
 number of empty squares the seed picks; every legal move there is solved
 exactly (player.solve). A position is a puzzle when the side to move has
-2 to MAX_MOVES moves and either one move only keeps the best result (the
-puzzle claims a unique answer) or two do out of four or more. The same
-seed builds the same file.
+2 to MAX_MOVES moves (HARD_MOVES for a hard one) and either one move only
+keeps the best result (the puzzle claims a unique answer) or two do out of
+four or more. The same seed builds the same file.
 """
 
 import argparse
@@ -30,8 +30,11 @@ from player.engine import MAX_TIME_MS  # noqa: E402
 from player.puzzles import DIFFICULTIES, MAX_MOVES, Puzzle, encode, header  # noqa: E402
 
 OUT = REPO / "firmware" / "player" / "puzzles.bin"
-COUNTS = (150, 120, 40)  # easy, medium, hard: 310 in all
-HARDEST = 16  # the hard puzzles have 16 empties: each more multiplies the time to solve a position by 2 to 3
+COUNTS = (170, 100, 30)  # easy, medium, hard: 300 in all
+# The empties the builder takes for each difficulty, and the most legal moves of a hard puzzle: each empty
+# square more multiplies the time to solve a move by 2 to 3, and a hard position takes ~10 s of CPython.
+EMPTIES_TAKEN = ((6, 8), (9, 13), (16, 16))
+HARD_MOVES = 8
 SELF_PLAY_LEVELS = (4, 5, 6, 7)
 SOLVE_TABLE_BITS = 18
 
@@ -65,10 +68,10 @@ def exact_scores(board):
     return scores
 
 
-def as_puzzle(board):
+def as_puzzle(board, most_moves=MAX_MOVES):
     """The Puzzle of `board`, or None when it does not make one."""
     moves = len(board.legal_squares())
-    if not 2 <= moves <= MAX_MOVES:
+    if not 2 <= moves <= most_moves:
         return None
     scores = exact_scores(board)
     best = max(score for _, score in scores)
@@ -85,11 +88,10 @@ def candidates(job):
     positions = self_play(seed)
     found = {}
     for difficulty in wanted:
-        _, fewest, most = DIFFICULTIES[difficulty]
-        empties = rng.randint(fewest, min(most, HARDEST))
+        empties = rng.randint(*EMPTIES_TAKEN[difficulty])
         board = positions.get(empties)
         if board is not None:
-            puzzle = as_puzzle(board)
+            puzzle = as_puzzle(board, HARD_MOVES if difficulty == len(DIFFICULTIES) - 1 else MAX_MOVES)
             if puzzle is not None:
                 found[difficulty] = puzzle
     return found
