@@ -215,7 +215,7 @@ print(type(d.screen).__name__, d.screen.puzzle.index, peak)
 
 
 def test_the_puzzles_fit_192k_on_the_32_bit_build(tmp_path):
-    """Five hard puzzles answered: ~%s KB live at the peak today (printed)."""
+    """Five hard puzzles answered: 130 KB live at the peak today (printed)."""
     import micropython_runner
     import wasi_memory
     from pathlib import Path
