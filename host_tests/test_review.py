@@ -206,3 +206,19 @@ def test_micropython_reviews_an_ending_as_cpython_does(micropython):
         assert (on_micropython.loss, on_micropython.exact) == (entry.loss, entry.exact)
         if entry.loss == 0:
             assert on_micropython.best == entry.best == entry.square
+
+
+def test_the_command_reviews_a_pulled_records_line(tmp_path):
+    from cli.records import record_line
+
+    start, transcript = random_ending(2, 10)
+    lines = [record_line({"v": Variant().to_dict(), "s": start, "t": transcript, "r": None, "p": ["Ann", "Bob"]}, 1),
+             record_line({"v": Variant().to_dict(), "s": None, "t": "f5d6", "r": None, "p": ["C", "D"]}, 2)]
+    path = tmp_path / "games.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out = othello("review", str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().split("\n")[-2].startswith("Black (Ann): ")
+    second = othello("review", str(path), "--game", "2")
+    assert second.stdout.startswith("1 f5 black loss 0") and "White (D)" in second.stdout
+    assert "holds 2 game(s)" in othello("review", str(path), "--game", "3").stderr

@@ -3,6 +3,7 @@
     othello review f5d6c3d3c4f4...           a transcript (the variant options apply)
     othello review game.txt                  a file holding a transcript
     othello review records.json --game 2     a record, or the board's records file (1 = newest)
+    othello review games.txt --game 2        `othello records pull` lines
 
 One line per move, `<move number> <square> <colour> loss <N> best <square>
 exact|estimate`, with ` mistake` after it from --mistake discs lost; then
@@ -31,8 +32,8 @@ def register(subparsers):
         description="Review a game move by move: each move's loss in discs against the best move, exact "
         "where the solver settles both positions within the time, otherwise the midgame search's estimate. "
         "One line per move: `<move> <square> <colour> loss <N> best <square> exact|estimate`, then each "
-        "side's largest losses. GAME is a transcript, a file holding one, or a JSON record file (the "
-        "board's records.json or one record from it).",
+        "side's largest losses. GAME is a transcript, a file holding one, a file of `othello records` lines, "
+        "or a JSON record file (the board's records.json or one record from it).",
     )
     parser.add_argument("game", metavar="TRANSCRIPT_OR_RECORD")
     parser.add_argument("--time", type=float, default=HINT_TIME_MS / 1000, metavar="S",
@@ -69,11 +70,24 @@ def load_source(text, args):
     try:
         data = json.loads(content)
     except ValueError:
-        lines = [line.strip() for line in content.splitlines() if line.strip()]
-        if len(lines) != 1:
-            raise CommandError("%s: expected one transcript line or a JSON record, found %d lines" % (path, len(lines)))
-        return Source(variant_from(args) or Variant(), None, lines[0])
+        return lines_source(path, content, args)
     return record_source(path, data, args)
+
+
+def lines_source(path, content, args):
+    """A transcript alone, or `othello records` lines (--game picks one)."""
+    from cli.records import parse_lines
+
+    lines = [line.strip() for line in content.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if len(lines) == 1 and "=" not in lines[0]:
+        return Source(variant_from(args) or Variant(), None, lines[0])
+    if variant_from(args) is not None:
+        raise CommandError("records lines carry their variant: leave out the variant options")
+    records = parse_lines(content)
+    if not 1 <= args.index <= len(records):
+        raise CommandError("%s holds %d game(s): --game %d is not one of them" % (path, len(records), args.index))
+    record = records[args.index - 1]
+    return Source(Variant.from_dict(record["v"]), record["s"], record["t"], record["p"])
 
 
 def record_source(path, data, args):
