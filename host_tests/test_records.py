@@ -139,3 +139,21 @@ def test_no_board_is_a_clear_error(board, monkeypatch, capsys):
     monkeypatch.setenv("MPREMOTE_STUB_NO_BOARD", "1")
     assert main(["records", "pull"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_pull_as_ggf_for_other_programs(board, capsys):
+    records = [game_record(6), game_record(7, variant=Variant(black_hole=19))]
+    put_on_board(board, records)
+    assert main(["records", "pull", "--ggf"]) == 0
+    captured = capsys.readouterr()
+    games = captured.out.splitlines()
+    assert len(games) == 1 and "black hole" in captured.err
+    game = games[0]
+    assert game.startswith("(;GM[Othello]PC[Pocket Othello]PB[You]PW[L7]RE[")
+    start = "-" * 27 + "O*" + "-" * 6 + "*O" + "-" * 27
+    assert "TY[8]BO[8 %s *]" % start in game and game.endswith(";)")
+    moves = [part[:part.index("]")] for part in game.split("]", 7)[-1].split("[")[1:]]
+    played = [move for move in moves if move != "PA"]
+    assert "".join(played).lower() == records[0]["t"]
+    black, white = records[0]["r"][1], records[0]["r"][2]
+    assert "RE[%+d.000]" % (black - white) in game

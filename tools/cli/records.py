@@ -1,6 +1,6 @@
 """The board's game records in and out, over mpremote (as tools/deploy.py reaches the board).
 
-    othello records pull [--port P] [--out games.txt]
+    othello records pull [--port P] [--out games.txt] [--ggf]
     othello records push games.txt [--port P]
     othello records check games.txt
 
@@ -71,6 +71,8 @@ def register(subparsers):
     parser.add_argument("file", nargs="?", help="the games to push or check")
     parser.add_argument("--port", default="", help="the board's serial port (default: mpremote's auto)")
     parser.add_argument("--out", type=Path, help="pull: write the lines to this file")
+    parser.add_argument("--ggf", action="store_true",
+                        help="pull: the games in GGF, as Othello servers and programs such as Edax read it")
     parser.set_defaults(func=run_records)
 
 
@@ -217,7 +219,30 @@ def push(mpremote, records):
     return len(new)
 
 
-def pulled_lines(records):
+def ggf(record):
+    """The record as one GGF game: the start position (BO), the moves with passes (B[..] W[..], PA), the
+    players and the result from Black's side (RE); None for a black-hole game, which GGF cannot hold."""
+    from othello.board import PASS
+
+    variant = Variant.from_dict(record["v"])
+    if variant.black_hole is not None:
+        return None
+    game = Game(variant, None, start=record.get("s"))
+    cells, side = game.board.position().split()
+    board = cells.replace("X", "*")
+    game.play_transcript(record["t"])
+    moves = "".join("%s[%s]" % ("BW"[move.colour], "PA" if move.square == PASS else square_name(move.square, variant.size).upper())
+                    for move in game.history)
+    result = record.get("r")
+    outcome = ""
+    if result is not None:
+        outcome = "RE[%+d.000%s]" % (result[1] - result[2], ":t" if result[3] == END_TIME else "")
+    return "(;GM[Othello]PC[Pocket Othello]PB[%s]PW[%s]%sTY[%d%s]BO[%d %s %s]%s;)" % (
+        record["p"][0], record["p"][1], outcome, variant.size, "a" if variant.anti else "", variant.size, board,
+        "*" if side == "X" else "O", moves)
+
+
+def pulled_lines(records, as_ggf=False):
     """The lines of the board's records; a damaged record is reported on stderr and left out."""
     from ui.records import valid_record
 
@@ -226,7 +251,11 @@ def pulled_lines(records):
         try:
             if not (isinstance(record, dict) and valid_record(record)):
                 raise ValueError("not a game record")
-            lines.append(record_line(record, seq))
+            line = ggf(record) if as_ggf else record_line(record, seq)
+            if line is None:
+                sys.stderr.write("othello records: game %d has a black hole, which GGF cannot hold: left out\n" % seq)
+            else:
+                lines.append(line)
         except (ValueError, TypeError, KeyError, IndexError) as error:
             sys.stderr.write("othello records: the board's record %d is damaged (%s): left out\n" % (seq, error))
     return lines
@@ -250,7 +279,7 @@ def run_records(args):
     try:
         mpremote = deploy.Mpremote(args.port)
         if args.action == "pull":
-            lines = pulled_lines(board_records(mpremote))
+            lines = pulled_lines(board_records(mpremote), args.ggf)
             text = "".join(line + "\n" for line in lines)
             if args.out is None:
                 sys.stdout.write(text)
