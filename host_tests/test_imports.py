@@ -94,3 +94,17 @@ def test_every_place_names_a_screen_maker_in_its_module():
 
     for place, (module, factory) in PLACES.items():
         assert callable(getattr(importlib.import_module(module), factory)), place
+
+
+def test_the_modules_only_screens_use_are_named_for_the_app_to_let_go():
+    """A module outside ui/ that a screen imports and nothing else in firmware/ does is in SCREEN_HELPERS."""
+    from ui.places import PLACES, SCREEN_HELPERS
+
+    graph = import_graph()
+    screens = {module for module, _ in PLACES.values()} | {"ui.records", "ui.cursor"}
+    for module in sorted(set().union(*(graph[screen] for screen in screens))):
+        if module.startswith("ui.") or module in ("player", "othello"):
+            continue
+        users = {name for name, targets in graph.items() if module in targets}
+        if users <= screens:
+            assert module in SCREEN_HELPERS, module

@@ -19,7 +19,7 @@ import sys
 from othello.compat import release_module
 from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
-from ui.places import ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, TITLE
+from ui.places import ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
 from ui.session import Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
@@ -214,7 +214,7 @@ class App:
         # Every screen's module goes, the next one's too: one still loaded may hold functions of another
         # (a helper module), which would break if that one's namespace were emptied under it.
         for name in list(sys.modules):
-            if name.startswith("ui.") and name not in APP_MODULES:
+            if (name.startswith("ui.") and name not in APP_MODULES) or name in SCREEN_HELPERS:
                 release_module(name)
         gc.collect()  # before the next screen's code comes in, so it can take the last one's place
         self.open_only(self.make(place, *arguments))

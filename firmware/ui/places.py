@@ -24,6 +24,9 @@ SETUP = "setup"
 REVIEW = "review"
 PUZZLES = "puzzles"
 
+# Modules outside ui/ that only screens use: the app lets them go with the screens' (App.arrive).
+SCREEN_HELPERS = ("player.review", "player.puzzles")
+
 PLACES = {
     TITLE: ("ui.screens", "TitleScreen"),
     MAIN_MENU: ("ui.screens", "main_menu"),
