@@ -12,7 +12,7 @@ Progress is kept in puzzles.json: one character a puzzle, "0" not tried,
 """
 
 from othello.notation import square_name
-from othello.variant import BLACK, WHITE
+from othello.variant import BLACK
 from player.puzzles import DIFFICULTIES, PuzzleError, difficulty_starts, read_puzzle
 from ui import gfx, keys, sounds
 from ui.cursor import moved, next_legal
