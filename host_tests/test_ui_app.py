@@ -615,6 +615,8 @@ def test_finished_games_appear_in_the_records():
     assert records.items[0].label == "1 You-L1"
     assert records.items[-1].label == "Clear records"
     driver.press("a")
+    assert driver.screen.title == "Record 1"
+    driver.menu_to("Replay")
     assert driver.screen.moves == len(driver.app.session.game.moves_played())
     driver.press("b")
     driver.menu_to("Clear records")
@@ -689,11 +691,17 @@ def test_damaged_records_are_left_out_and_a_record_that_does_not_replay_is_refus
     assert [item.label for item in driver.screen.items] == ["1 P1-P2", "2 P1-P2", "Clear records"]
     assert driver.app.notice == ["records.json damaged"]
     driver.press("down")
-    driver.press("a")  # the record whose moves are illegal
+    driver.press("a")
+    driver.menu_to("Replay")  # the record whose moves are illegal
+    assert driver.screen.title == "Records"
+    assert " ".join(driver.app.notice) == "This record is damaged"
+    driver.press("a")
+    driver.menu_to("Review")
     assert driver.screen.title == "Records"
     assert " ".join(driver.app.notice) == "This record is damaged"
     driver.press("up")
     driver.press("a")
+    driver.menu_to("Replay")
     driver.press("right", 2)
     assert driver.screen.game.transcript() == "f5d6"
 

@@ -127,14 +127,14 @@ RELEASED_WHILE_POINTED_AT = """
 import gc
 import sys
 from othello.compat import release_module
-import ui.replay
+import ui.screens
 
-kept = sys.modules["ui.replay"]
+kept = sys.modules["ui.screens"]
 gc.collect()
 before = gc.mem_alloc()
-release_module("ui.replay")
+release_module("ui.screens")
 gc.collect()
-print(len(kept.__dict__), before - gc.mem_alloc() > 1500, "ui.replay" in sys.modules)
+print(len(kept.__dict__), before - gc.mem_alloc() > 1500, "ui.screens" in sys.modules)
 """
 
 # The search runs with collections only when the heap is full, the rest of the time every COLLECT_EVERY bytes.

@@ -11,10 +11,10 @@ Errors are NotationError (a ValueError) and name the offending text and where
 it is.
 """
 
-from othello.variant import BLACK, WHITE
-
 COLUMNS = "abcdefghij"
-DISC_CHARS = "XO"  # indexed by colour
+# Indexed by colour: othello.variant's BLACK (0) and WHITE (1). This module imports nothing, as Variant
+# names its black hole with square_name.
+DISC_CHARS = "XO"
 EMPTY_CHAR = "-"
 HOLE_CHAR = "#"
 
@@ -90,9 +90,9 @@ def parse_position(text):
             )
     side_upper = side.upper()
     if side_upper in ("X", "B", "*"):
-        turn = BLACK
+        turn = DISC_CHARS.index("X")
     elif side_upper in ("O", "W"):
-        turn = WHITE
+        turn = DISC_CHARS.index("O")
     else:
         raise NotationError("side to move must be X or O, not %r" % side)
     return black, white, turn, size, hole

@@ -1,5 +1,7 @@
 """The rule options of ../shared/RULES.md that change how a game is set up or scored."""
 
+from othello.notation import square_name
+
 BLACK = 0
 WHITE = 1
 COLOUR_NAMES = ("Black", "White")
@@ -71,8 +73,6 @@ class Variant:
 
     def describe(self):
         """A short human description, e.g. '8x8 Othello' or '6x6 Anti, hole c2'."""
-        from othello.notation import square_name
-
         parts = ["%dx%d" % (self.size, self.size)]
         parts.append({START_OTHELLO: "Othello", START_PARALLEL: "parallel", START_EMPTY: "Reversi"}[self.start])
         if self.anti:

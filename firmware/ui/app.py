@@ -6,49 +6,32 @@
 clock); `player` the computer player module. Nothing here touches hardware
 directly, so tests and the simulator drive the very same code.
 
-Screens (ui/screens.py and the modules next to it) receive actions from
-ui/keys.py, do their work in tick(), and draw the whole frame in draw(fb);
-the app redraws only when a screen says something changed.
+Screens (ui/screen.py's Screen; ui/places.py lists them all) receive
+actions from ui/keys.py, do their work in tick(), and draw the whole frame
+in draw(fb); the app redraws only when a screen says something changed.
+Screens open each other through the app by name (App.make), so the app
+imports the screens and never the other way round.
 """
 
 import gc
+import sys
 
 from othello.compat import release_module
 from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
+from ui.places import ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
 from ui.session import Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
 
-TO_MAIN_MENU = "main menu"  # where move_to() goes
-TO_GAME = "game screen"
-MENU_MODULES = ("ui.screens", "ui.setup", "ui.replay")  # let go during a game, loaded again by the menus
+# The modules the app keeps: its own, and the menu widget that the menus and the game screen share. Every
+# other ui module is a screen's, let go when the app moves between the menus and the game (App.arrive).
+APP_MODULES = ("ui.app", "ui.places", "ui.screen", "ui.menu", "ui.gfx", "ui.keys", "ui.settings", "ui.font",
+               "ui.session", "ui.sounds", "ui.store")
 
 FRAME_MS = 20  # main loop period: buttons are polled 50 times a second
 NOTICE_MS = 2500
 DIM_CONTRAST = 0
-
-
-class Screen:
-    """What every screen can do; the app calls these."""
-
-    def __init__(self, app):
-        self.app = app
-
-    def enter(self):
-        """Became the top screen (pushed, or the one above it was closed)."""
-
-    def leave(self):
-        """Another screen covers this one, or this one is closed."""
-
-    def handle(self, action):
-        pass
-
-    def tick(self, now):
-        pass
-
-    def draw(self, fb):
-        pass
 
 
 class App:
@@ -83,7 +66,7 @@ class App:
         else:
             player.prepare(variant_for(rules_from_settings(self.settings), self.rng))
         self.screens = []
-        self.next_place = None  # TO_MAIN_MENU or TO_GAME when a screen asked to go there (move_to)
+        self.next_place = None  # (place, arguments) when a screen asked to go there (move_to)
         self.actions = []
         self.dirty = True
         self.notice = None
@@ -95,9 +78,7 @@ class App:
         self.swallowing = None  # the button that woke the screen: ignored until released
         self.failures = 0
         self.apply_contrast()
-        from ui.screens import TitleScreen
-
-        self.push(TitleScreen(self))
+        self.push(self.make(TITLE))
         if problems:
             self.notify(". ".join(problems))
 
@@ -198,37 +179,47 @@ class App:
         screen.enter()
         self.dirty = True
 
+    def make(self, place, *arguments):
+        """The screen of `place` (a name in ui/places.py) made for `arguments`; its module is imported now."""
+        module_name, factory = PLACES[place]
+        module = __import__(module_name, None, None, (factory,))
+        return getattr(module, factory)(self, *arguments)
+
     def home(self):
         """Back to the main menu, closing every screen (the game screen's code is let go)."""
-        self.move_to(TO_MAIN_MENU)
+        self.move_to(MAIN_MENU)
 
     def show_game(self):
         """The session's game screen alone (the menus' code is let go while a game is on)."""
-        self.move_to(TO_GAME)
+        self.move_to(GAME_SCREEN, self.session)
 
-    def move_to(self, place):
+    def start_game(self, mode, start=None, variant=None, colour=None):
+        """A new session in `mode` from the settings (or from the position `start` of `variant`, the person
+        playing `colour` against the computer when it is given), shown."""
+        settings = self.settings if colour is None else dict(self.settings, colour=colour)
+        self.session = None
+        gc.collect()
+        self.session = Session.start(settings, mode, self.device.ticks_ms, self.rng, start, variant)
+        self.save_session()
+        self.show_game()
+
+    def move_to(self, place, *arguments):
         # The screens close now; the next one opens when the key that asked has been handled (step()
         # calls arrive()), as until then the closed screens' code is still running and could not leave
         # the heap.
         self.close_all()
-        self.next_place = place
+        self.next_place = (place, arguments)
         self.dirty = True
 
     def arrive(self):
-        place, self.next_place = self.next_place, None
-        if place == TO_GAME:
-            for name in MENU_MODULES:
+        (place, arguments), self.next_place = self.next_place, None
+        # Every screen's module goes, the next one's too: one still loaded may hold functions of another
+        # (a helper module), which would break if that one's namespace were emptied under it.
+        for name in list(sys.modules):
+            if (name.startswith("ui.") and name not in APP_MODULES) or name in SCREEN_HELPERS:
                 release_module(name)
-            gc.collect()  # before the game screen's code comes in, so it can take the menus' place
-            from ui.play import GameScreen
-
-            self.open_only(GameScreen(self, self.session))
-        else:
-            release_module("ui.play")
-            gc.collect()
-            from ui.screens import main_menu
-
-            self.open_only(main_menu(self))
+        gc.collect()  # before the next screen's code comes in, so it can take the last one's place
+        self.open_only(self.make(place, *arguments))
 
     def open_only(self, screen):
         """Close every screen and show `screen` alone."""
@@ -303,9 +294,7 @@ class App:
             raise error
         try:
             self.store.append_log("[%d ms] %s" % (self.device.ticks_ms(), traceback_text(error)))
-            from ui.screens import ErrorScreen
-
-            screen = ErrorScreen(self, error)
+            screen = self.make(ERROR, error)
         except MemoryError:
             # No room for the log or the crash screen either: main.py's crash screen takes over, with the
             # App's heap given back, and logs this error; a MemoryError from here would hide where it was.

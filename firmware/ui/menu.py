@@ -5,8 +5,9 @@ its action, or steps the value when it has no action; BACK closes the menu.
 """
 
 from ui import gfx, keys
-from ui.app import Screen
 from ui.font import ARROW_DOWN, ARROW_UP, draw_text, text_width
+from ui.places import TITLE
+from ui.screen import Screen
 
 VISIBLE = 6
 
@@ -65,9 +66,7 @@ class Menu(Screen):
     def close(self):
         app = self.app
         if len(app.screens) == 1:  # the main menu: back to the title
-            from ui.screens import TitleScreen
-
-            app.replace(TitleScreen(app))
+            app.replace(app.make(TITLE))
             return
         app.pop()
 

@@ -22,9 +22,11 @@ from othello.notation import square_name
 from othello.scoring import END_TIME
 from othello.variant import BLACK, WHITE
 from ui import gfx, keys, sounds
-from ui.app import Screen
+from ui.cursor import moved, next_legal
 from ui.font import ADVANCE, BLACK_DISC, WHITE_DISC, draw_text, text_width
 from ui.menu import Item, Menu
+from ui.places import REPLAY, REVIEW, SETTINGS, SETUP
+from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO
 
 FLIP_FRAME_MS = 60
@@ -287,35 +289,15 @@ class GameScreen(Screen):
             self.app.notify(reason)
 
     def move_cursor(self, action):
-        n = self.session.game.board.size
-        row, column = divmod(self.cursor, n)
-        if action == keys.UP:
-            row = (row - 1) % n
-        elif action == keys.DOWN:
-            row = (row + 1) % n
-        elif action == keys.LEFT:
-            column = (column - 1) % n
-        else:
-            column = (column + 1) % n
-        self.cursor = row * n + column
+        self.cursor = moved(self.cursor, action, self.session.game.board.size)
 
     def step_legal(self, step):
         """Put the cursor on the next (or previous) legal move in reading order, wrapping round."""
-        legal = self.session.game.board.legal_squares()
-        if not legal:
-            return
-        if step > 0:
-            later = [square for square in legal if square > self.cursor]
-            self.cursor = later[0] if later else legal[0]
-        else:
-            earlier = [square for square in legal if square < self.cursor]
-            self.cursor = earlier[-1] if earlier else legal[-1]
+        self.cursor = next_legal(self.cursor, self.session.game.board.legal_squares(), step)
 
     # ----- the game menu ------------------------------------------------------------------
 
     def open_menu(self):
-        from ui.screens import settings_menu
-
         app = self.app
         session = self.session
         game = session.game
@@ -330,9 +312,11 @@ class GameScreen(Screen):
             if game.future and not game.is_over():
                 items.append(Item("Redo", lambda: self.from_menu(self.redo)))
         items.append(Item("Game record", self.show_record))
+        if self.state == OVER:
+            items.append(Item("Review", self.show_review))
         if session.mode != MODE_DEMO:
             items.append(Item("Edit board", self.edit_board))
-        items.append(Item("Settings", lambda: app.push(settings_menu(app))))
+        items.append(Item("Settings", lambda: app.push(app.make(SETTINGS))))
         items.append(Item("New game", self.restart))
         items.append(Item("Main menu", app.home))
         app.push(Menu(app, "Game", items))
@@ -373,21 +357,19 @@ class GameScreen(Screen):
             self.app.notify("Hint: " + decision.describe())
 
     def show_record(self):
-        from ui.replay import ReplayScreen
-
         self.app.pop()
-        self.app.push(ReplayScreen(self.app, self.session.record()))
+        self.app.push(self.app.make(REPLAY, self.session.record()))
+
+    def show_review(self):
+        self.app.pop()
+        self.app.push(self.app.make(REVIEW, self.session.record()))
 
     def edit_board(self):
-        from ui.setup import SetupScreen
-
         self.app.pop()
-        self.app.push(SetupScreen(self.app, self.session.game.board.copy()))
+        self.app.push(self.app.make(SETUP, self.session.game.board.copy()))
 
     def restart(self):
-        from ui.screens import start_game
-
-        start_game(self.app, self.session.mode)
+        self.app.start_game(self.session.mode)
 
     # ----- drawing ------------------------------------------------------------------------------
 

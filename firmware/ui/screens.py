@@ -10,21 +10,22 @@ Main menu (docs/UI.md shows each screen):
     Clock       off     minutes each
     Match    single     single game, N games or a race to P points
     Set up board        edit a position and play from it
-    Records             the last games, move by move
+    Records             the last games, move by move, and their review
+    Puzzles             endgame puzzles, easy to hard
     Settings            sound, marks, animation, contrast, dimming
     About               version, keys
 """
-
-import gc
 
 from othello.match import MATCH_GAMES, MATCH_RACE
 from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
 from ui import settings as choices
-from ui.app import Screen
 from ui.font import wrap
 from ui.menu import Item, Menu, TextScreen
-from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, Session, rules_from_settings, variant_for
+from ui.places import MAIN_MENU, PUZZLES, REPLAY, REVIEW, SETTINGS, SETUP
+from ui.records import after_moves, record_title, score_text, valid_record
+from ui.screen import Screen
+from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, rules_from_settings, variant_for
 from ui.sounds import CLICK
 from ui.store import RECORDS
 
@@ -38,11 +39,11 @@ class TitleScreen(Screen):
         self.since = self.app.device.ticks_ms()
 
     def handle(self, action):
-        self.app.replace(main_menu(self.app))
+        self.app.replace(self.app.make(MAIN_MENU))
 
     def tick(self, now):
         if self.app.ticks_diff(now, self.since) >= TITLE_MS:
-            self.app.replace(main_menu(self.app))
+            self.app.replace(self.app.make(MAIN_MENU))
 
     def draw(self, fb):
         gfx.centred(fb, 2, "POCKET", 1, 2)
@@ -66,17 +67,6 @@ class ErrorScreen(Screen):
 
     def draw(self, fb):
         gfx.message(fb, "Sorry, an error", self.text, self.app.keymap.label(keys.OK) + ": restart")
-
-
-# ----- starting games ---------------------------------------------------------------------
-
-
-def start_game(app, mode, start=None, variant=None):
-    app.session = None
-    gc.collect()
-    app.session = Session.start(app.settings, mode, app.device.ticks_ms, app.rng, start, variant)
-    app.save_session()
-    app.show_game()
 
 
 # ----- value texts ------------------------------------------------------------------------------
@@ -152,7 +142,7 @@ def main_menu(app):
         items.append(Item("Continue", app.show_game))
     items += [
         Item("Play computer", lambda: app.push(computer_menu(app))),
-        Item("Two players", lambda: start_game(app, MODE_TWO)),
+        Item("Two players", lambda: app.start_game(MODE_TWO)),
         Item("Computer demo", lambda: app.push(demo_menu(app))),
         Item("Variant", lambda: app.push(variant_menu(app)), lambda: variant_text(s)),
         Item("Handicap", None, lambda: handicap_text(s), lambda step: step_handicap(app, step)),
@@ -160,7 +150,8 @@ def main_menu(app):
         Item("Match", lambda: app.push(match_menu(app)), lambda: match_text(s)),
         Item("Set up board", lambda: open_setup(app)),
         Item("Records", lambda: app.push(records_menu(app))),
-        Item("Settings", lambda: app.push(settings_menu(app))),
+        Item("Puzzles", lambda: app.push(app.make(PUZZLES))),
+        Item("Settings", lambda: app.push(app.make(SETTINGS))),
         Item("About", lambda: app.push(about_screen(app))),
     ]
     return Menu(app, "Pocket Othello", items)
@@ -180,7 +171,7 @@ def computer_menu(app):
     return Menu(app, "Play computer", [
         setting(app, "You play", "colour", lambda c: COLOURS[c]),
         level_setting(app, "Level", "level"),
-        Item("Start", lambda: start_game(app, MODE_COMPUTER)),
+        Item("Start", lambda: app.start_game(MODE_COMPUTER)),
     ])
 
 
@@ -188,7 +179,7 @@ def demo_menu(app):
     return Menu(app, "Computer demo", [
         level_setting(app, "Black", "demo_black"),
         level_setting(app, "White", "demo_white"),
-        Item("Start", lambda: start_game(app, MODE_DEMO)),
+        Item("Start", lambda: app.start_game(MODE_DEMO)),
     ])
 
 
@@ -230,8 +221,6 @@ def about_screen(app):
 
 
 def records_menu(app):
-    from ui.replay import valid_record
-
     records, problem = app.store.load_records()
     good = [record for record in records if valid_record(record)]
     if len(good) < len(records):
@@ -250,13 +239,39 @@ def records_menu(app):
 
 
 def record_item(app, number, record):
-    from ui.replay import ReplayScreen, record_title, score_text
-
     return Item(
         "%d %s" % (number, record_title(record)),
-        lambda: app.push(ReplayScreen(app, record)),
+        lambda: app.push(record_menu(app, number, record)),
         lambda: score_text(record),
     )
+
+
+def record_menu(app, number, record):
+    game = after_moves(record, 1 << 16, app.device.ticks_ms)
+    moves = 0 if game is None else game.move_count()
+    chosen = [max(0, moves - 1)]  # the move to play on from: LEFT/RIGHT choose it
+
+    def change(step):
+        chosen[0] = (chosen[0] + step) % (moves + 1)
+
+    return Menu(app, "Record %d" % number, [
+        Item("Replay", lambda: app.replace(app.make(REPLAY, record))),
+        Item("Review", lambda: app.replace(app.make(REVIEW, record))),
+        Item("Play from", lambda: play_from(app, record, chosen[0]), lambda: "move %d" % chosen[0], change),
+    ])
+
+
+def play_from(app, record, moves):
+    """A game against the computer from the record's position after `moves` moves, the person playing the
+    side to move there."""
+    game = after_moves(record, moves, app.device.ticks_ms)
+    if game is None:
+        app.notify("This record is damaged")
+    elif game.board.is_game_over():
+        app.notify("The game is over after move %d" % moves)
+    else:
+        board = game.board
+        app.start_game(MODE_COMPUTER, board.position(), board.variant, board.turn)
 
 
 def clear_records_menu(app):
@@ -270,6 +285,5 @@ def clear_records_menu(app):
 
 def open_setup(app):
     from othello.board import Board
-    from ui.setup import SetupScreen
 
-    app.push(SetupScreen(app, Board(variant_for(rules_from_settings(app.settings), app.rng))))
+    app.push(app.make(SETUP, Board(variant_for(rules_from_settings(app.settings), app.rng))))

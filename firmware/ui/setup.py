@@ -7,9 +7,10 @@ before play starts: one where neither side can move is refused.
 """
 
 from ui import gfx, keys
-from ui.app import Screen
+from ui.cursor import moved
 from ui.font import BLACK_DISC, WHITE_DISC, draw_text
 from ui.menu import Item, Menu
+from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_TWO
 
 COLOURS = ("Black", "White")
@@ -29,7 +30,6 @@ class SetupScreen(Screen):
 
     def handle(self, action):
         n = self.board.size
-        row, column = divmod(self.cursor, n)
         self.blink.restart(self.app.device.ticks_ms())
         if action == keys.BACK:
             self.app.push(self.menu())
@@ -37,14 +37,8 @@ class SetupScreen(Screen):
             self.cycle_square()
         elif action in (keys.NEXT, keys.PREV):
             self.cursor = (self.cursor + (1 if action == keys.NEXT else -1)) % (n * n)
-        elif action == keys.UP:
-            self.cursor = (row - 1) % n * n + column
-        elif action == keys.DOWN:
-            self.cursor = (row + 1) % n * n + column
-        elif action == keys.LEFT:
-            self.cursor = row * n + (column - 1) % n
-        elif action == keys.RIGHT:
-            self.cursor = row * n + (column + 1) % n
+        elif action in (keys.UP, keys.DOWN, keys.LEFT, keys.RIGHT):
+            self.cursor = moved(self.cursor, action, n)
         self.app.dirty = True
 
     def cycle_square(self):
@@ -93,12 +87,10 @@ class SetupScreen(Screen):
         ])
 
     def play(self, mode):
-        from ui.screens import start_game
-
         if self.board.is_game_over():
             self.app.notify("Neither side can move here: nothing to play")
             return
-        start_game(self.app, mode, self.board.position(), self.board.variant)
+        self.app.start_game(mode, self.board.position(), self.board.variant)
 
     def draw(self, fb):
         board = self.board

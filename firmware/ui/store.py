@@ -3,7 +3,8 @@
 Files (names in device.storage):
 - settings.json  settings and new-game choices (ui/settings.py)
 - game.json      the game in progress with its match (ui/session.py)
-- records.json   the last RECORDS_KEPT finished games, newest first
+- records.json   the last RECORDS_KEPT finished games, newest first, with their reviews
+- puzzles.json   the puzzles solved and missed (ui/puzzle.py)
 - error.log      the last few unexpected errors, at most LOG_LIMIT bytes
 
 storage.replace and write_atomic replace a file in one step, so a power cut
@@ -33,6 +34,7 @@ else:
 SETTINGS = "settings.json"
 GAME = "game.json"
 RECORDS = "records.json"
+PUZZLES = "puzzles.json"
 LOG = "error.log"
 RECORDS_KEPT = 10
 LOG_LIMIT = 2048
@@ -100,6 +102,23 @@ class Store:
         records.insert(0, record)
         return self.save(RECORDS, records[:RECORDS_KEPT])
 
+    def saved_review(self, record):
+        """The review kept with the saved record of `record`'s game, or None."""
+        for saved in self.load_records()[0]:
+            if same_game(saved, record):
+                return saved.get("a")
+        return None
+
+    def keep_review(self, record, text):
+        """Keep `text` (player/review.py's encode()) with the saved record of `record`'s game; returns
+        whether it was saved (False: no such record, or the flash refused)."""
+        records = self.load_records()[0]
+        for saved in records:
+            if same_game(saved, record):
+                saved["a"] = text
+                return self.save(RECORDS, records)
+        return False
+
     def append_log(self, text):
         """Add `text` to error.log, dropping the oldest bytes beyond LOG_LIMIT."""
         try:
@@ -113,3 +132,7 @@ class Store:
             self.storage.write_atomic(LOG, data)
         except Exception:  # the log is best effort: never let it hide the original error
             pass
+
+
+def same_game(saved, record):
+    return saved.get("t") == record["t"] and saved.get("s") == record["s"] and saved.get("v") == record["v"]

@@ -14,6 +14,8 @@ COMMAND_MODULES = (
     "cli.engine",  # perft, show, bench
     "cli.player",  # solve, analyse, match
     "cli.hardware",  # check-config
+    "cli.review",  # review
+    "cli.records",  # records pull, push, check
 )
 
 

@@ -1,0 +1,226 @@
+"""Endgame puzzles: the shipped set re-verified by the exact solver, its format, the builder, the screen."""
+
+import io
+import json
+
+import pytest
+
+from othello.board import Board
+from player import solve
+from player.puzzles import (DIFFICULTIES, HEADER, MAX_MOVES, RECORD, Puzzle, PuzzleError, PuzzleSet,
+                            difficulty_of, difficulty_starts, encode, header, puzzles_path, read_puzzle)
+
+SHIPPED = puzzles_path()
+
+
+def shipped():
+    with open(SHIPPED, "rb") as file:
+        puzzles = PuzzleSet(file)
+        return [puzzles.read(index) for index in range(puzzles.count)]
+
+
+def test_the_set_has_300_puzzles_from_easy_to_hard_easiest_first():
+    puzzles = shipped()
+    assert len(puzzles) >= 300
+    empties = [puzzle.empties() for puzzle in puzzles]
+    assert empties == sorted(empties)
+    assert min(empties) == 6 and max(empties) >= 16
+    counts = [sum(1 for e in empties if difficulty_of(e) == d) for d in range(len(DIFFICULTIES))]
+    assert all(count >= 30 for count in counts), counts
+    starts = difficulty_starts(SHIPPED)
+    assert starts == [0, counts[0], counts[0] + counts[1], len(puzzles)]
+    assert len({(p.black, p.white, p.turn) for p in puzzles}) == len(puzzles)
+
+
+def test_every_answer_is_verified_by_the_exact_solver():
+    """Each move's score is proved with a window just around it (a result strictly inside the window is
+    exact), each puzzle lists every legal move, and a puzzle claiming a unique answer has one."""
+    for puzzle in shipped():
+        board = puzzle.board()
+        assert sorted(square for square, _ in puzzle.scores) == board.legal_squares(), puzzle.index
+        for square, score in puzzle.scores:
+            after = board.copy()
+            after.play(square)
+            found, _ = solve(after, -score - 1, -score + 1, table_bits=14)
+            assert found == -score, (puzzle.index, square)
+        answers = puzzle.answers()
+        assert puzzle.unique == (len(answers) == 1), puzzle.index
+        assert len(answers) <= 2 and len(answers) < len(puzzle.scores)
+
+
+def test_a_puzzle_round_trips_through_its_bytes():
+    board = Board.from_position("OOOOOO--OOOOOOX-OXOOOXX-OOOOXOX-OOOXOXXXOOOXOOX-OOOXXXO-OOOOOOOO O")
+    puzzle = Puzzle(0, board.black, board.white, board.turn, True, [(6, 22), (7, -38), (55, 42)])
+    data = header(1) + encode(puzzle)
+    assert len(data) == HEADER + RECORD
+    back = PuzzleSet(io.BytesIO(data)).read(0)
+    assert (back.black, back.white, back.turn, back.unique, back.scores) == (
+        puzzle.black, puzzle.white, puzzle.turn, True, puzzle.scores)
+    assert back.board() == board
+    assert back.answers() == [55] and back.is_answer(55) and not back.is_answer(6)
+    with pytest.raises(ValueError):
+        back.score_of(0)
+    with pytest.raises(ValueError):
+        encode(Puzzle(0, 1, 2, 0, True, [(n, 0) for n in range(MAX_MOVES + 1)]))
+
+
+def test_damaged_files_are_refused_with_a_reason():
+    with pytest.raises(PuzzleError, match="not a puzzle file"):
+        PuzzleSet(io.BytesIO(b"PK\x03\x04"))
+    truncated = PuzzleSet(io.BytesIO(header(2) + bytes(RECORD + 5)))
+    with pytest.raises(PuzzleError, match="damaged"):
+        truncated.read(0)
+    with pytest.raises(PuzzleError, match="ends inside puzzle 2"):
+        truncated.read(1)
+    with pytest.raises(IndexError):
+        truncated.read(2)
+
+
+def test_the_builder_makes_the_same_set_from_the_same_seed(tmp_path):
+    import build_puzzles
+
+    first, second = tmp_path / "a.bin", tmp_path / "b.bin"
+    for out in (first, second):
+        assert build_puzzles.main(["--seed", "7", "--counts", "3", "2", "0", "--out", str(out)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    puzzles = PuzzleSet(io.BytesIO(first.read_bytes()))
+    assert puzzles.count == 5
+    assert [difficulty_of(puzzles.read(i).empties()) for i in range(5)] == [0, 0, 0, 1, 1]
+
+
+ON_MICROPYTHON = """
+from player.puzzles import read_puzzle
+for index in %r:
+    puzzle, count = read_puzzle(index)
+    print(index, count, puzzle.black, puzzle.white, puzzle.turn, puzzle.unique, puzzle.scores, puzzle.answers())
+"""
+
+
+def test_micropython_reads_the_set_as_cpython_does(micropython):
+    indexes = [0, 150, 299]
+    expected = []
+    for index in indexes:
+        puzzle, count = read_puzzle(index)
+        expected.append("%d %d %d %d %d %s %s %s" % (index, count, puzzle.black, puzzle.white, puzzle.turn,
+                                                     puzzle.unique, puzzle.scores, puzzle.answers()))
+    out = micropython(ON_MICROPYTHON % indexes, heap="256K")
+    assert out.strip().split("\n") == expected
+
+
+# ----- the puzzle screen ---------------------------------------------------------------------------------
+
+
+def go_to(driver, square):
+    """Walk the cursor onto `square` with the d-pad."""
+    size = driver.screen.board.size
+    row, column = divmod(driver.screen.cursor, size)
+    target_row, target_column = divmod(square, size)
+    driver.press("down" if target_row > row else "up", abs(target_row - row))
+    driver.press("right" if target_column > column else "left", abs(target_column - column))
+    assert driver.screen.cursor == square
+
+
+def open_puzzles(driver):
+    driver.press("a")
+    driver.menu_to("Puzzles")
+    return driver.screen
+
+
+def progress(driver):
+    return json.loads(driver.device.storage.read("puzzles.json"))["s"]
+
+
+def test_a_right_and_a_wrong_answer_with_their_exact_results_and_the_progress_kept(tmp_path):
+    from ui_harness import BoardDriver, check_reference
+
+    driver = BoardDriver()
+    menu = open_puzzles(driver)
+    starts = difficulty_starts(SHIPPED)
+    assert [item.label for item in menu.items] == ["Easy", "Medium", "Hard", "Reset progress"]
+    assert menu.items[0].value() == "0/%d" % starts[1]
+    driver.menu_to("Easy")
+    screen = driver.screen
+    puzzle = screen.puzzle
+    assert puzzle.index == 0
+    check_reference("puzzle", driver.rows(), tmp_path)
+    go_to(driver, puzzle.answers()[0])
+    driver.press("a")
+    lines = screen.verdict_lines()
+    assert lines[0] == "Right!"
+    assert puzzle.best() == puzzle.score_of(puzzle.answers()[0])
+    check_reference("puzzle_right", driver.rows(), tmp_path)
+    assert progress(driver)[0] == "2"
+    driver.press("a")  # the next puzzle
+    puzzle = screen.puzzle
+    assert puzzle.index == 1
+    wrong = next(square for square, score in puzzle.scores if score < puzzle.best())
+    go_to(driver, wrong)
+    driver.press("a")
+    lines = screen.verdict_lines()
+    assert lines[0] == "Not the best"
+    from othello.notation import square_name
+    from ui.puzzle import result_text
+
+    assert lines[1] == "%s %s" % (square_name(wrong), result_text(puzzle.score_of(wrong)))
+    assert lines[2].endswith(result_text(puzzle.best()))
+    assert progress(driver)[:2] == "21"
+    driver.press("b")
+    assert driver.screen.items[0].value() == "1/%d" % starts[1]
+    driver.menu_to("Easy")  # the first not tried
+    assert driver.screen.puzzle.index == 2
+
+
+def test_an_illegal_square_is_refused_and_damaged_progress_is_reported(tmp_path):
+    from test_ui_app import write_flash
+    from ui_harness import BoardDriver
+
+    write_flash(tmp_path, "puzzles.json", b'{"s": "2x"}')
+    driver = BoardDriver(flash_dir=tmp_path)
+    open_puzzles(driver)
+    assert " ".join(driver.app.notice) == "puzzles.json damaged: progress lost"
+    driver.menu_to("Hard")
+    screen = driver.screen
+    assert difficulty_of(screen.puzzle.empties()) == 2
+    occupied = next(square for square in range(64) if (screen.puzzle.black >> square) & 1)
+    go_to(driver, occupied)
+    driver.press("a")
+    assert screen.answer is None and driver.app.notice
+
+
+# The puzzles from the main menu after power-up, in the issue's 192K on the 32-bit build.
+PUZZLES_IN_192K = """
+import gc
+from othello.compat import COLLECT_EVERY, collect_every
+
+collect_every(COLLECT_EVERY)
+import player
+from othello.variant import Variant
+
+player.prepare(Variant())
+from ui_fakes import Driver, FakeDevice
+
+d = Driver(FakeDevice())
+d.press("a")
+d.menu_to("Puzzles")
+d.menu_to("Hard")
+peak = 0
+for _ in range(5):
+    d.press("a")  # answer on the first legal move ...
+    gc.collect()
+    peak = max(peak, gc.mem_alloc())
+    d.press("a")  # ... and on to the next puzzle
+print(type(d.screen).__name__, d.screen.puzzle.index, peak)
+"""
+
+
+def test_the_puzzles_fit_192k_on_the_32_bit_build(tmp_path):
+    """Five hard puzzles answered: 130 KB live at the peak today (printed)."""
+    import micropython_runner
+    import wasi_memory
+    from pathlib import Path
+
+    firmware = wasi_memory.compile_firmware(tmp_path / "firmware")
+    out = micropython_runner.run_wasm(PUZZLES_IN_192K, heap="192K", firmware=firmware,
+                                      path=(Path(__file__).resolve().parent,)).split()
+    print("peak live", out[-1])
+    assert out[0] == "PuzzleScreen", out

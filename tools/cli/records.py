@@ -1,0 +1,294 @@
+"""The board's game records in and out, over mpremote (as tools/deploy.py reaches the board).
+
+    othello records pull [--port P] [--out games.txt] [--ggf]
+    othello records push games.txt [--port P]
+    othello records check games.txt
+
+One game a line, the plain transcript first (what other programs read),
+then its facts as key=value, newest game first as on the board:
+
+    f5d6c3d3c4f4... seq=1 black=You white=L3 size=8 start=othello first=black anti=no handicap=0 hole=- from=- result=40-24
+
+`from` is a set-up start position (its 64 characters, `_`, the side to
+move) or `-`; `result` is Black's and White's score, `:time` when a clock
+ran out, `-` for an unfinished game. Lines starting with # and blank lines
+are skipped. A push checks every line first (the moves are replayed, the
+result compared with the board's end) and refuses the file, naming the
+line, if one is wrong; it adds the games as the newest and refuses, sending
+nothing, when the board would have to drop one of its own (it keeps
+ui/store.py's RECORDS_KEPT). The board's file is replaced in one step.
+"""
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from cli.engine import CommandError, failing
+from othello.board import IllegalMoveError
+from othello.game import Game
+from othello.notation import NotationError, parse_square, square_name
+from othello.scoring import END_BOARD, END_TIME
+from othello.variant import BLACK, STARTS, WHITE, Variant
+
+BOARD_RECORDS = "/data/records.json"  # hw.STORAGE_ROOT and ui/store.py's RECORDS, from the board's root
+KEYS = ("seq", "black", "white", "size", "start", "first", "anti", "handicap", "hole", "from", "result")
+COLOURS = {"black": BLACK, "white": WHITE}
+
+READ_SCRIPT = """
+try:
+    with open(ROOT + PATH) as file:
+        print("records:" + file.read())
+except OSError:
+    print("records:none")
+"""
+
+# The new file goes beside the old and takes its name in one step: a cut cable leaves one or the other.
+REPLACE_SCRIPT = """
+import os
+os.rename(ROOT + PATH + ".new", ROOT + PATH)
+print("replaced")
+"""
+
+MAKE_DIRECTORY_SCRIPT = """
+import os
+try:
+    os.mkdir(ROOT + DIRECTORY)
+except OSError:
+    pass
+"""
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "records",
+        help="copy the board's game records to the host, or games to the board",
+        description="pull: the board's finished games as transcript lines (stdout or --out). push FILE: "
+        "add the games of FILE to the board's records (replay and review them there). check FILE: only "
+        "check the lines. Over mpremote, as `make flash`.",
+    )
+    parser.add_argument("action", choices=("pull", "push", "check"))
+    parser.add_argument("file", nargs="?", help="the games to push or check")
+    parser.add_argument("--port", default="", help="the board's serial port (default: mpremote's auto)")
+    parser.add_argument("--out", type=Path, help="pull: write the lines to this file")
+    parser.add_argument("--ggf", action="store_true",
+                        help="pull: the games in GGF, as Othello servers and programs such as Edax read it")
+    parser.set_defaults(func=run_records)
+
+
+# ----- lines <-> records ------------------------------------------------------------------------------
+
+
+def record_line(record, seq):
+    variant = Variant.from_dict(record["v"])
+    size = variant.size
+    result = record.get("r")
+    if result is None:
+        result_text = "-"
+    else:
+        result_text = "%d-%d%s" % (result[1], result[2], ":time" if result[3] == END_TIME else "")
+    start = record.get("s")
+    facts = {
+        "seq": seq,
+        "black": record["p"][0],
+        "white": record["p"][1],
+        "size": size,
+        "start": variant.start,
+        "first": "white" if variant.first == WHITE else "black",
+        "anti": "yes" if variant.anti else "no",
+        "handicap": "%d%s" % (variant.handicap, ":white" if variant.handicap and variant.handicap_to == WHITE else ""),
+        "hole": "-" if variant.black_hole is None else square_name(variant.black_hole, size),
+        "from": "-" if start is None else "_".join(start.split()),
+        "result": result_text,
+    }
+    return " ".join([record["t"] or "-"] + ["%s=%s" % (key, facts[key]) for key in KEYS])
+
+
+def parse_line(line, number):
+    """The record of one line; CommandError naming line `number` if it is wrong."""
+
+    def wrong(reason):
+        return CommandError("line %d: %s" % (number, reason))
+
+    words = line.split()
+    transcript = "" if words[0] == "-" else words[0]
+    facts = {}
+    for word in words[1:]:
+        key, equals, value = word.partition("=")
+        if not equals or key not in KEYS:
+            raise wrong("%r is not one of %s as key=value" % (word, ", ".join(KEYS)))
+        if key in facts:
+            raise wrong("%s given twice" % key)
+        facts[key] = value
+    missing = [key for key in KEYS if key not in facts and key != "seq"]
+    if missing:
+        raise wrong("missing %s" % ", ".join(missing))
+    try:
+        size = int(facts["size"])
+        handicap, _, to = facts["handicap"].partition(":")
+        if facts["start"] not in STARTS or facts["first"] not in COLOURS or facts["anti"] not in ("yes", "no"):
+            raise ValueError("start is one of %s, first black or white, anti yes or no" % ", ".join(STARTS))
+        if to not in ("", "white", "black"):
+            raise ValueError("handicap is N or N:white, not %r" % facts["handicap"])
+        variant = Variant(size=size, start=facts["start"], first=COLOURS[facts["first"]],
+                          anti=facts["anti"] == "yes", handicap=int(handicap), handicap_to=COLOURS[to or "black"],
+                          black_hole=None if facts["hole"] == "-" else parse_square(facts["hole"], size))
+        start = None if facts["from"] == "-" else " ".join(facts["from"].rsplit("_", 1))
+        game = Game(variant, None, start=start)
+        game.play_transcript(transcript)
+    except (NotationError, IllegalMoveError, ValueError, TypeError) as error:
+        raise wrong(str(error))
+    result = parse_result(facts["result"], game, wrong)
+    return {"v": variant.to_dict(), "s": start, "t": game.transcript(), "r": result,
+            "p": [facts["black"], facts["white"]]}
+
+
+def parse_result(text, game, wrong):
+    if text == "-":
+        return None
+    scores, _, reason = text.partition(":")
+    black, dash, white = scores.partition("-")
+    if not (dash and black.isdigit() and white.isdigit()) or reason not in ("", "time"):
+        raise wrong("result is B-W or B-W:time (the scores), or -, not %r" % text)
+    black, white = int(black), int(white)
+    winner = None if black == white else BLACK if black > white else WHITE
+    if reason == "time":
+        return [winner, black, white, END_TIME]
+    end = game.result()
+    if end is None:
+        raise wrong("the result %s is given, but the game is not over after these moves" % text)
+    if (end.black, end.white) != (black, white):
+        raise wrong("the result %s does not match the moves (%d-%d)" % (text, end.black, end.white))
+    return [end.winner, end.black, end.white, END_BOARD]
+
+
+def parse_lines(text):
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            records.append(parse_line(line, number))
+    return records
+
+
+def same_game(a, b):
+    return (a["v"], a["s"], a["t"], a["p"]) == (b["v"], b["s"], b["t"], b["p"])
+
+
+# ----- the board --------------------------------------------------------------------------------------
+
+
+def board_records(mpremote):
+    import deploy
+
+    text = mpremote.output("exec", deploy.device_script(READ_SCRIPT, PATH=BOARD_RECORDS))
+    found = [line for line in text.splitlines() if line.startswith("records:")]
+    if not found:
+        raise CommandError("the board did not answer as expected:\n" + text)
+    data = text[text.index("records:") + len("records:"):].strip()
+    if data == "none":
+        return []
+    try:
+        records = json.loads(data)
+    except ValueError:
+        raise CommandError("the board's %s is damaged: not JSON (nothing changed)" % BOARD_RECORDS)
+    if not isinstance(records, list):
+        raise CommandError("the board's %s is damaged: not a list (nothing changed)" % BOARD_RECORDS)
+    return records
+
+
+def push(mpremote, records):
+    import deploy
+    from ui.store import RECORDS_KEPT
+
+    on_board = board_records(mpremote)
+    new = [record for record in records if not any(same_game(record, kept) for kept in on_board)]
+    if len(on_board) + len(new) > RECORDS_KEPT:
+        raise CommandError("the board keeps %d records: it has %d and %d would be new, so %d of its own would be "
+                           "dropped. Nothing was sent: pull them first, or push fewer games."
+                           % (RECORDS_KEPT, len(on_board), len(new), len(on_board) + len(new) - RECORDS_KEPT))
+    if not new:
+        return 0
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "records.json"
+        path.write_text(json.dumps(new + on_board))
+        directory = BOARD_RECORDS.rsplit("/", 1)[0]
+        mpremote.output("exec", deploy.device_script(MAKE_DIRECTORY_SCRIPT, DIRECTORY=directory),
+                        "+", "fs", "cp", str(path), ":" + BOARD_RECORDS + ".new")
+    if "replaced" not in mpremote.output("exec", deploy.device_script(REPLACE_SCRIPT, PATH=BOARD_RECORDS)):
+        raise CommandError("the board did not confirm the new records")
+    return len(new)
+
+
+def ggf(record):
+    """The record as one GGF game: the start position (BO), the moves with passes (B[..] W[..], PA), the
+    players and the result from Black's side (RE); None for a black-hole game, which GGF cannot hold."""
+    from othello.board import PASS
+
+    variant = Variant.from_dict(record["v"])
+    if variant.black_hole is not None:
+        return None
+    game = Game(variant, None, start=record.get("s"))
+    cells, side = game.board.position().split()
+    board = cells.replace("X", "*")
+    game.play_transcript(record["t"])
+    moves = "".join("%s[%s]" % ("BW"[move.colour], "PA" if move.square == PASS else square_name(move.square, variant.size).upper())
+                    for move in game.history)
+    result = record.get("r")
+    outcome = ""
+    if result is not None:
+        outcome = "RE[%+d.000%s]" % (result[1] - result[2], ":t" if result[3] == END_TIME else "")
+    return "(;GM[Othello]PC[Pocket Othello]PB[%s]PW[%s]%sTY[%d%s]BO[%d %s %s]%s;)" % (
+        record["p"][0], record["p"][1], outcome, variant.size, "a" if variant.anti else "", variant.size, board,
+        "*" if side == "X" else "O", moves)
+
+
+def pulled_lines(records, as_ggf=False):
+    """The lines of the board's records; a damaged record is reported on stderr and left out."""
+    from ui.records import valid_record
+
+    lines = []
+    for seq, record in enumerate(records, 1):
+        try:
+            if not (isinstance(record, dict) and valid_record(record)):
+                raise ValueError("not a game record")
+            line = ggf(record) if as_ggf else record_line(record, seq)
+            if line is None:
+                sys.stderr.write("othello records: game %d has a black hole, which GGF cannot hold: left out\n" % seq)
+            else:
+                lines.append(line)
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            sys.stderr.write("othello records: the board's record %d is damaged (%s): left out\n" % (seq, error))
+    return lines
+
+
+@failing
+def run_records(args):
+    import deploy
+
+    if args.action in ("push", "check"):
+        if args.file is None:
+            raise CommandError("%s needs the FILE of games" % args.action)
+        try:
+            text = Path(args.file).read_text()
+        except (OSError, UnicodeError) as error:
+            raise CommandError("cannot read %s: %s" % (args.file, error))
+        records = parse_lines(text)
+        if args.action == "check":
+            print("%d games, all good" % len(records))
+            return 0
+    try:
+        mpremote = deploy.Mpremote(args.port)
+        if args.action == "pull":
+            lines = pulled_lines(board_records(mpremote), args.ggf)
+            text = "".join(line + "\n" for line in lines)
+            if args.out is None:
+                sys.stdout.write(text)
+            else:
+                args.out.write_text(text)
+                print("%d games to %s" % (len(lines), args.out))
+            return 0
+        added = push(mpremote, records)
+    except deploy.DeployError as error:
+        raise CommandError(str(error))
+    print("%d games sent, %d already on the board" % (added, len(records) - added))
+    return 0
