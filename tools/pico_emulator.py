@@ -487,6 +487,7 @@ class EmulatedPico:
         flash = bytearray(self._flash_path.read_bytes())
         fs = _littlefs(image=flash[FS_OFFSET:])
         for board_path, data in files.items():
+            fs.makedirs(board_path.rsplit("/", 1)[0] or "/", exist_ok=True)
             with fs.open(board_path, "wb") as file:
                 file.write(data)
         fs.unmount()
