@@ -3,7 +3,7 @@
 
     pico_emulator.py run SCRIPT.py [--board NAME]   run a script through the raw REPL (as `mpremote run`)
     pico_emulator.py bench                          tools/device_bench.py on the emulated Pico
-    pico_emulator.py boot [--board NAME] [--ms N]   power up into main.py; print the console, save the frame
+    pico_emulator.py boot [--board NAME] [--ms N]   power up into main.py: when each new picture appears
 
 The chip (tools/pico/chip.mjs, one Node process) runs the firmware and reports its pins and buses; this
 side wires it as a board config says with the simulator's models (tools/simulator/hardware.py: the
@@ -576,27 +576,36 @@ class EmulatedPico:
 # ----- the command line ---------------------------------------------------------
 
 
+def boot(board, ms, out):
+    """Power up into main.py and print the emulated time at which each new picture appeared (10 ms steps)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with EmulatedPico(board) as pico:
+        pico.power_on()
+        last, count = None, 0
+        while pico.now < ms:
+            pico.run_for(10)
+            screen = pico.screen_text()
+            if screen != last:
+                last, count = screen, count + 1
+                name = out / ("boot_%02d.png" % count)
+                pico.image(3).save(name)
+                print("%6d ms  %s" % (pico.now, name))
+        print(pico.console, end="")
+    return 0
+
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("run", "bench", "boot"))
     parser.add_argument("script", nargs="?", help="for run: the MicroPython script")
     parser.add_argument("--board", default=DEFAULT_BOARD, help="board config: a file stem in board_configs/")
     parser.add_argument("--ms", type=int, default=6000, help="for boot: emulated milliseconds to run")
-    parser.add_argument("--out", default=str(BUILD / "pico"), help="for boot: where the last frame goes as PNG")
+    parser.add_argument("--out", default=str(BUILD / "pico"), help="for boot: where the pictures go as PNG")
     args = parser.parse_args(argv)
     try:
         if args.action == "boot":
-            with EmulatedPico(args.board) as pico:
-                pico.power_on()
-                started = time.monotonic()
-                pico.run_for(args.ms)
-                print(pico.console, end="")
-                out = Path(args.out)
-                out.mkdir(parents=True, exist_ok=True)
-                pico.image(3).save(out / "boot.png")
-                print("\n[%d emulated ms in %.1f s; the last frame: %s]"
-                      % (args.ms, time.monotonic() - started, out / "boot.png"), file=sys.stderr)
-            return 0
+            return boot(args.board, args.ms, Path(args.out))
         script = TOOLS / "device_bench.py" if args.action == "bench" else args.script
         if not script:
             parser.error("run needs a script")
