@@ -48,6 +48,7 @@ SHARED_PICO = Path(os.environ.get("POCKET_OTHELLO_SHARED", REPO.parent / "shared
 BUILD = REPO / "build"
 FIRMWARE_NAME = fetch_firmware.file_name("RPI_PICO")
 DEFAULT_BOARD = "pico_breadboard_i2c"
+STORAGE_ROOT = "data"  # where the firmware keeps its files (hw.STORAGE_ROOT)
 
 # MicroPython v1.27 rp2, board RPI_PICO: the filesystem is the last 1408 KiB of the 2 MiB flash, mounted
 # by ports/rp2/modules/_boot.py as vfs.VfsLfs2(bdev, progsize=256) (read 32, lookahead 32: extmod/vfs_lfs.c).
@@ -203,15 +204,20 @@ class EmulatedPico:
     headless scripts drive either; run_script() adds the raw REPL.
     """
 
-    def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True):
+    def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True,
+                 keep=None):
         source = config
         if isinstance(config, str) and not config.endswith(".json"):
             source = deploy.Paths().configs / (config + ".json")
         self.config, self.config_source = board_config(source)
         if files is None:
-            files = build_files(Path(source).stem if isinstance(source, (str, Path)) else DEFAULT_BOARD, main=main)
-            if not isinstance(source, (str, Path)):
-                files["/board.json"] = (json.dumps(self.config_source, indent=2) + "\n").encode()
+            # The `make flash` build with this config as /board.json (the firmware checks it at power-up).
+            files = build_files(main=main)
+            files["/board.json"] = (json.dumps(self.config_source, indent=2) + "\n").encode()
+        self.keep = Path(keep) if keep else None
+        if self.keep is not None and self.keep.exists():  # the saved files of the last session come back
+            saved = files_of_image(self.keep.read_bytes()[FS_OFFSET:])
+            files.update((path, data) for path, data in saved.items() if path.startswith("/%s/" % STORAGE_ROOT))
         self.realtime = realtime
         self.seed = seed
         self.timeout_s = timeout_s
@@ -279,6 +285,7 @@ class EmulatedPico:
 
     def power_off(self):
         """Take the power away; the flash keeps what was written."""
+        self._stop_runner()
         if self.state == "running":
             self._dump_flash()
         self._stop()
@@ -293,11 +300,14 @@ class EmulatedPico:
     def cut_power_at_flash_step(self, step):
         raise PicoError("the emulated Pico cannot cut its power at a flash write: use the simulator for that")
 
-    def _stop(self):
-        process, self._process = self._process, None
+    def _stop_runner(self):
         runner, self._runner = self._runner, None
         if runner is not None:
-            runner.join(5)
+            runner.join(self.timeout_s)
+
+    def _stop(self):
+        self._stop_runner()
+        process, self._process = self._process, None
         if process is not None:
             if process.poll() is None:
                 process.kill()
@@ -305,6 +315,10 @@ class EmulatedPico:
             process.stdin.close()
 
     def close(self):
+        if self.keep is not None and self.state == "running":
+            self.power_off()
+            self.keep.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(self._flash_path, self.keep)
         self._stop()
         self.state = "off"
         shutil.rmtree(self._work, ignore_errors=True)
@@ -417,8 +431,9 @@ class EmulatedPico:
 
     def _run_freely(self):
         process = self._process
+        runner = threading.current_thread()
         try:
-            while self._process is process and process.poll() is None:
+            while self._runner is runner and process.poll() is None:
                 self._advance(20)
         except PicoError as error:
             if self._process is process:
