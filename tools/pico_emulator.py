@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The real firmware on an emulated Raspberry Pi Pico: MicroPython's own RP2040 build on npm rp2040js.
 
-    pico_emulator.py run SCRIPT.py [--board NAME]   run a script through the raw REPL (as `mpremote run`)
+    pico_emulator.py run SCRIPT.py [--lib FILE ...]  run a script through the raw REPL (as `mpremote run`),
+                                                    with more modules in /lib
     pico_emulator.py bench                          tools/device_bench.py on the emulated Pico
     pico_emulator.py boot [--board NAME] [--ms N]   power up into main.py: when each new picture appears
 
@@ -615,6 +616,7 @@ def main(argv=None):
     parser.add_argument("action", choices=("run", "bench", "boot"))
     parser.add_argument("script", nargs="?", help="for run: the MicroPython script")
     parser.add_argument("--board", default=DEFAULT_BOARD, help="board config: a file stem in board_configs/")
+    parser.add_argument("--lib", action="append", default=[], help="for run: one more module for /lib")
     parser.add_argument("--ms", type=int, default=6000, help="for boot: emulated milliseconds to run")
     parser.add_argument("--out", default=str(BUILD / "pico"), help="for boot: where the pictures go as PNG")
     args = parser.parse_args(argv)
@@ -625,7 +627,9 @@ def main(argv=None):
         if not script:
             parser.error("run needs a script")
         code = Path(script).read_text()
-        with EmulatedPico(args.board, main=False) as pico:
+        extra = {"/lib/" + Path(name).name: Path(name).read_bytes() for name in args.lib}
+        files = build_files(main=False, extra=extra)
+        with EmulatedPico(args.board, files=files) as pico:
             pico.enter_raw_repl()
             pico.run_script(code, echo=sys.stdout)
         return 0
