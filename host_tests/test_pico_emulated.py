@@ -134,3 +134,13 @@ print("twins ok", total)
         pico.enter_raw_repl()
         output = pico.run_script(script)
     assert "twins ok 200" in output
+
+
+def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        pico.run_script("with open('/kept.txt', 'w') as f:\n    f.write('written before the reset')\n")
+        pico.write_usb(b"import machine; machine.reset()\x04")  # no answer comes: the chip restarts
+        assert pico.run_until(lambda p: p.resets == 1, 3000)
+        pico.enter_raw_repl()
+        assert pico.run_script("print(open('/kept.txt').read())") == "written before the reset\n"

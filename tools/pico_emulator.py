@@ -217,7 +217,7 @@ class EmulatedPico:
             files["/board.json"] = (json.dumps(self.config_source, indent=2) + "\n").encode()
         self.keep = Path(keep) if keep else None
         if self.keep is not None and self.keep.exists():  # the saved files of the last session come back
-            saved = files_of_image(self.keep.read_bytes()[FS_OFFSET:])
+            saved = files_of_image(self.keep.read_bytes()[FS_OFFSET:FLASH_SIZE])
             files.update((path, data) for path, data in saved.items() if path.startswith("/%s/" % STORAGE_ROOT))
         self.realtime = realtime
         self.seed = seed
@@ -493,7 +493,7 @@ class EmulatedPico:
         """{path without the leading /: bytes} of every file on the emulated flash's filesystem."""
         if self.state == "running":
             self._dump_flash()
-        image = self._flash_path.read_bytes()[FS_OFFSET:]
+        image = self._flash_path.read_bytes()[FS_OFFSET:FLASH_SIZE]
         return {path.lstrip("/"): data for path, data in files_of_image(image).items()}
 
     def write_files(self, files):
@@ -538,6 +538,10 @@ class EmulatedPico:
         del self._usb[: index + len(marker)]
         return before
 
+    def write_usb(self, data):
+        """Bytes to the device's USB serial port, as a terminal sends them."""
+        self._send("usb " + bytes(data).hex())
+
     def enter_raw_repl(self, soft_reset=True):
         """Stop whatever runs (Ctrl-C) and enter the raw REPL; soft_reset gives a fresh heap, as mpremote does."""
         if self.state != "running":
@@ -545,13 +549,13 @@ class EmulatedPico:
         if not self.run_until(lambda _: self._usb_open, 10000):
             raise PicoError("the emulated Pico's USB serial port did not open:\n" + self.console[-2000:])
         self.run_for(200)
-        self._send("usb " + b"\r\x03\x03".hex())
+        self.write_usb(b"\r\x03\x03")
         self.run_for(300)
         self._usb.clear()
-        self._send("usb " + b"\r\x01".hex())
+        self.write_usb(b"\r\x01")
         self._expect(RAW_PROMPT, 5000)
         if soft_reset:
-            self._send("usb 04")
+            self.write_usb(b"\x04")
             self._expect(b"soft reboot", 5000)
             self._expect(RAW_PROMPT, 10000)
 
@@ -563,7 +567,7 @@ class EmulatedPico:
         if isinstance(code, str):
             code = code.encode()
         self._usb.clear()
-        self._send("usb " + (code + b"\x04").hex())
+        self.write_usb(code + b"\x04")
         self._expect(b"OK", 10000)
         output = bytearray()
         deadline = self.now + timeout_ms

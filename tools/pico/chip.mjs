@@ -150,7 +150,7 @@ let resetPending = false;
 function reset() {
   flushSpi();
   timeBase = now();
-  flash.set(mcu.flash);
+  flash.set(mcu.flash.subarray(0, flash.length)); // rp2040js's flash array is 16 MB: the Pico's is 2
   build();
 }
 
@@ -226,7 +226,7 @@ function command(line) {
       if (level !== null) mcu.gpio[gpio].setInputValue(level); else followPulls();
       break;
     }
-    case 'dump': fs.writeFileSync(words[1], mcu.flash); emit('D'); send(); break;
+    case 'dump': fs.writeFileSync(words[1], mcu.flash.subarray(0, flash.length)); emit('D'); send(); break;
     case 'reset': reset(); break;
     case '': break;
     default: process.stderr.write(`[chip] unknown command: ${line}\n`);
