@@ -109,7 +109,7 @@ def test_a_corrupt_save_file_gives_the_short_message_and_defaults(main_menu, tmp
     (flash / hw.STORAGE_ROOT).mkdir(parents=True)
     for path, data in damage.items():
         (flash / path.lstrip("/")).write_bytes(data)
-    notice = simulator_screen(flash, 500)  # the same flash in the simulator: the notice over the title
+    notice = simulator_screen(flash, 1500)  # the same flash in the simulator: the notice over the main menu
     assert notice != main_menu
     with pico_emulator.EmulatedPico(BOARD) as pico:
         pico.write_files(damage)
