@@ -350,7 +350,7 @@ class EmulatedPico:
                 continue
             kind = words[0]
             if kind == "U":
-                data = bytes.fromhex(words[1])
+                data = bytes.fromhex(words[1]) if len(words) > 1 else b""
                 self._usb += data
                 self._console.append(data.decode("utf-8", "replace"))
             elif kind == "I":

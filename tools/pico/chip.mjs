@@ -140,7 +140,7 @@ function build() {
   for (const [gpio, level] of driven) if (level !== null) mcu.gpio[gpio].setInputValue(level);
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onDeviceConnected = () => emit('C');
-  cdc.onSerialData = (value) => emit(`U ${hex(value)}`);
+  cdc.onSerialData = (value) => { if (value.length) emit(`U ${hex(value)}`); };
   usbQueue = [];
   lastPwm = '';
   mcu.core.PC = FLASH_BASE;
