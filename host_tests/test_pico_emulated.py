@@ -9,6 +9,8 @@ firmware or the boot ROM they skip, naming what to run; in CI (CI=true) they mus
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from ui_harness import REFERENCE_IMAGES, check_reference
@@ -24,6 +26,7 @@ if MISSING and os.environ.get("CI") != "true":
 
 BOARD = "pico_breadboard_i2c"
 TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_twins.py"
+SIM = REFERENCE_IMAGES.parent.parent / "tools" / "sim"
 
 
 def simulator_screen(flash=None, wait_ms=6000):
@@ -144,3 +147,14 @@ def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():
         assert pico.run_until(lambda p: p.resets == 1, 3000)
         pico.enter_raw_repl()
         assert pico.run_script("print(open('/kept.txt').read())") == "written before the reset\n"
+
+
+def test_sim_pico_headless_writes_the_same_picture_as_the_simulator(tmp_path):
+    script = tmp_path / "menu.sim"
+    script.write_text("wait 3000\nshot menu.png\npress down\nwait 500\nshot down.png\n")
+    for name, extra in (("pico", ["--pico"]), ("cpython", [])):
+        done = subprocess.run([sys.executable, str(SIM), "--headless", str(script), "--out", str(tmp_path / name)] + extra,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    for shot in ("menu.png", "down.png"):
+        assert (tmp_path / "pico" / shot).read_bytes() == (tmp_path / "cpython" / shot).read_bytes(), shot
