@@ -39,8 +39,7 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
 import deploy  # noqa: E402
 import fetch_firmware  # noqa: E402
 from simulator.hardware import Hardware  # noqa: E402
-from simulator.render import half_blocks, oled_image  # noqa: E402
-from simulator.simulated import board_config  # noqa: E402
+from simulator.simulated import SimulatedDevice, board_config  # noqa: E402
 
 CHIP_DIR = TOOLS / "pico"
 CHIP = CHIP_DIR / "chip.mjs"
@@ -195,14 +194,15 @@ def flash_image(files):
 # ----- the emulated Pico ------------------------------------------------------
 
 
-class EmulatedPico:
+class EmulatedPico(SimulatedDevice):
     """A Pico wired as `config` (board config: file stem, JSON path, dict) running MicroPython on rp2040js.
 
     files: {board path: bytes} on its filesystem (default: the `make flash` build of the config,
     build_files()). Lockstep by default: emulated time moves only in run_for() and friends; with
     realtime=True it runs freely (as fast as the emulation goes) for the interactive front ends.
-    The interface is SimulatedDevice's (tools/simulator/simulated.py), so the front ends and the
-    headless scripts drive either; run_script() adds the raw REPL.
+    A SimulatedDevice (tools/simulator/simulated.py) with another chip: what it shares (taps, the
+    screen, the buzzer log, recording) is inherited, so the front ends and the headless scripts drive
+    either; run_script() adds the raw REPL.
     """
 
     def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True,
@@ -293,11 +293,6 @@ class EmulatedPico:
         self.state = "off"
         self.panel.power_up(self.seed + self.boots)
 
-    def power_cycle(self, off_ms=0):
-        self.power_off()
-        self.run_for(off_ms)
-        return self.power_on()
-
     def cut_power_at_flash_step(self, step):
         raise PicoError("the emulated Pico cannot cut its power at a flash write: use the simulator for that")
 
@@ -323,13 +318,6 @@ class EmulatedPico:
         self._stop()
         self.state = "off"
         shutil.rmtree(self._work, ignore_errors=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
     # --- the chip process ---
 
@@ -421,15 +409,6 @@ class EmulatedPico:
         while self._recording is not None and self._recording[1] <= self.now:
             self._capture_frame()
 
-    def run_until(self, condition, timeout_ms, step_ms=20):
-        """Run in steps until condition(self) holds; False if timeout_ms pass first."""
-        deadline = self.now + timeout_ms
-        while not condition(self):
-            if self.now >= deadline:
-                return False
-            self.run_for(min(step_ms, deadline - self.now))
-        return True
-
     def _run_freely(self):
         process = self._process
         runner = threading.current_thread()
@@ -442,52 +421,10 @@ class EmulatedPico:
 
     # --- buttons ---
 
-    def press(self, name):
-        self._set_button(name, True)
-
-    def release(self, name):
-        self._set_button(name, False)
-
     def _set_button(self, name, pressed):
         level = self.hardware.button_level(name, pressed)
         (self._pressed.add if pressed else self._pressed.discard)(name)
         self._send("in %d %s" % (self.hardware.buttons[name].pin, "-" if level is None else level))
-
-    def tap(self, name, hold_ms=80, after_ms=120):
-        self.press(name)
-        self.run_for(hold_ms)
-        self.release(name)
-        self.run_for(after_ms)
-
-    # --- what can be seen, heard and read ---
-
-    def screen(self):
-        return self.panel.pixels()
-
-    def screen_text(self, on="#", off="."):
-        return ["".join(on if value else off for value in row) for row in self.screen()]
-
-    def half_blocks(self):
-        return half_blocks(self.screen())
-
-    def image(self, scale=4):
-        return oled_image(self.screen(), self.panel.brightness(), scale)
-
-    @property
-    def buzzer_log(self):
-        return list(self.hardware.buzzer_log)
-
-    def notes(self):
-        return self.hardware.notes(self.now)
-
-    @property
-    def flash_log(self):
-        return []  # flash writes are done by the bootrom routines, below any file operation
-
-    @property
-    def console(self):
-        """Everything the device wrote to its USB serial port."""
-        return "".join(self._console)
 
     def flash_files(self):
         """{path without the leading /: bytes} of every file on the emulated flash's filesystem."""
@@ -509,23 +446,6 @@ class EmulatedPico:
         fs.unmount()
         flash[FS_OFFSET:] = fs.context.buffer
         self._flash_path.write_bytes(flash)
-
-    # --- recording (as SimulatedDevice) ---
-
-    def record(self, every_ms=100, scale=3):
-        self.frames = []
-        self.frame_ms = every_ms
-        self._recording = [every_ms, self.now, scale]
-        self._capture_frame()
-
-    def stop_recording(self):
-        self._recording = None
-        return self.frames
-
-    def _capture_frame(self):
-        every_ms, _, scale = self._recording
-        self.frames.append(self.image(scale))
-        self._recording[1] += every_ms
 
     # --- the raw REPL over USB (what `mpremote run` does) ---
 
