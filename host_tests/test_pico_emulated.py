@@ -88,6 +88,7 @@ def test_a_move_against_the_computer_is_answered_and_the_game_survives_a_reset(p
     pico.tap("a")  # the cursor starts on the first legal move: play it
     assert pico.run_until(lambda p: len(saved(p, "game.json")["game"]["moves"]) == 2, 20000, 500), pico.console
     pico.run_for(1000)  # the reply is saved, then drawn
+    assert pico.notes(), "the buzzer's PWM never sounded for the moves"
     moves = saved(pico, "game.json")["game"]["moves"]
     replay = Game()
     for move in moves:
