@@ -6,9 +6,19 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < host_tests/requirements.txt | cut -d' ' -f1)
 
-.PHONY: venv test
+# The emulated Pico's Node packages (tools/pico/package-lock.json), installed on first use.
+NODE_STAMP := tools/pico/node_modules/.installed-$(shell cksum < tools/pico/package-lock.json | cut -d' ' -f1)
+
+.PHONY: venv test pico-deps
 
 venv: $(STAMP)
+
+pico-deps: $(NODE_STAMP)
+
+$(NODE_STAMP): tools/pico/package-lock.json
+	@command -v npm >/dev/null || { echo "The emulated Pico needs Node.js 20 or later with npm (https://nodejs.org)." >&2; exit 2; }
+	npm ci --prefix tools/pico --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(STAMP): host_tests/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,16 +26,18 @@ $(STAMP): host_tests/requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q host_tests
 
-# ----- the simulator (docs/SIMULATOR.md): BOARD as for the Pico below, SIM = more tools/sim options (e.g. --window)
+# ----- the simulator (docs/SIMULATOR.md): BOARD as for the Pico below, SIM = more tools/sim options
+# (e.g. --window; --pico runs MicroPython's own RP2040 build on an emulated Pico)
 .PHONY: play
 
-play: $(STAMP)
+play: $(STAMP) $(if $(findstring --pico,$(SIM)),$(NODE_STAMP))
 	$(PY) tools/sim $(if $(BOARD),--board board_configs/$(BOARD).json) $(SIM)
 
-# ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto)
+# ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto);
+# PORT=emulated benchmarks the emulated Pico (tools/pico_emulator.py) instead of a real one
 BOARD ?=
 PORT ?=
 PICO ?= RPI_PICO
@@ -46,8 +58,8 @@ run: $(STAMP)
 repl: $(STAMP)
 	$(DEPLOY) repl --port "$(PORT)"
 
-bench-device: $(STAMP)
-	$(DEPLOY) bench --port "$(PORT)"
+bench-device: $(STAMP) $(if $(filter emulated,$(PORT)),$(NODE_STAMP))
+	$(DEPLOY) bench --board "$(BOARD)" --port "$(PORT)"
 
 # ----- training the evaluation (docs/PLAYER.md, "Training"): data into build/training, then a fit report
 # GAMES self-play games (20000 for the full run of >= 1,000,000 positions), PATTERNS a set in tools/patterns/.

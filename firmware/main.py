@@ -1,4 +1,5 @@
-"""Power-up: read the installed board config, open the device and run the game.
+"""Power-up: read the installed board config, open the device, show the title while the player gets
+ready, and run the game.
 
 A broken board config is shown on the screen (every line names the field)
 when the display can be opened, and printed to the serial console always.
@@ -12,7 +13,6 @@ from othello.compat import COLLECT_EVERY, collect_every
 
 def main():
     collect_every(COLLECT_EVERY)  # from the start: it keeps the heap in few pieces (compat.collect_every)
-    prepare_player()
     try:
         device, config_error = hw.boot()
     except Exception as error:  # not even the display answers: the serial console is all there is
@@ -24,21 +24,35 @@ def main():
         print("board.json is not usable:\n%s" % config_error)
         message_screen(device.display, "Board config error", str(config_error).replace("\n", "; "), "fix board.json")
         return
+    title_since = show_title(device)
+    prepare_player()
     try:
         import othello
         import player
         from ui.app import App
 
-        App(device, player, othello.VERSION).run()
+        App(device, player, othello.VERSION, title_since).run()
     except Exception as error:  # App.run() shows its own errors; this is for when that fails too
         crash(device, error)
 
 
+def show_title(device):
+    """The title on the screen at once: the player sees the game start while it gets ready. Returns when."""
+    import othello
+    from ui.gfx import title_picture
+
+    device.display.fb.fill(0)
+    title_picture(device.display.fb, othello.VERSION)
+    device.display.show()
+    return device.ticks_ms()
+
+
 def prepare_player():
-    """Make the player's arrays, the largest blocks a game keeps, while the heap is still in one piece.
+    """Make the player's arrays, the largest blocks a game keeps, before the menus cut up the heap.
 
     Made later, for the usual board (the App remakes them only for another),
-    they found the heap cut up by the board config's checks and the menus.
+    they found the heap cut up by the menus; the board config's checks are
+    let go before (hw.boot), so what they used is free again.
     """
     try:
         import player

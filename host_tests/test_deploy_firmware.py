@@ -1,5 +1,6 @@
 """make firmware: the pinned MicroPython download, checked as an RP2040 UF2 file, with no network used."""
 
+import hashlib
 import io
 import struct
 import urllib.error
@@ -78,3 +79,42 @@ def test_a_corrupt_file_in_build_is_reported(tmp_path):
     (tmp_path / fetch_firmware.file_name("RPI_PICO_W")).write_bytes(b"partial")
     status, message = fetch_firmware.fetch("RPI_PICO_W", tmp_path, urlopen=offline)
     assert status == 1 and "not a usable firmware file" in message and "Delete it" in message
+
+
+# ----- the emulated Pico's boot ROM -------------------------------------------------
+
+
+def rom_serving(data):
+    def urlopen(url, timeout):
+        assert url == fetch_firmware.BOOTROM_URL
+        return io.BytesIO(data)
+
+    return urlopen
+
+
+def test_the_boot_rom_is_not_fetched_where_the_shared_folder_has_it(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / fetch_firmware.BOOTROM_NAME).write_bytes(b"rom")
+    status, message = fetch_firmware.fetch_bootrom(tmp_path / "build", urlopen=offline, shared=shared)
+    assert status == 0 and str(shared) in message
+    assert not (tmp_path / "build").exists()
+
+
+@pytest.mark.parametrize("urlopen, reason", [
+    (offline, "Could not download"),
+    (rom_serving(b"<html>Not found</html>"), "SHA-256 differs"),
+])
+def test_the_boot_rom_download_is_checked_and_offline_says_what_to_do(tmp_path, urlopen, reason):
+    status, message = fetch_firmware.fetch_bootrom(tmp_path, urlopen=urlopen, shared=tmp_path / "none")
+    assert status == 1 and reason in message
+    assert fetch_firmware.BOOTROM_URL in message and str(tmp_path / fetch_firmware.BOOTROM_NAME) in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_boot_rom_with_the_right_checksum_is_saved(tmp_path, monkeypatch):
+    monkeypatch.setattr(fetch_firmware, "BOOTROM_SHA256", hashlib.sha256(b"rom").hexdigest())
+    status, message = fetch_firmware.fetch_bootrom(tmp_path, urlopen=rom_serving(b"rom"), shared=tmp_path / "none")
+    assert status == 0 and (tmp_path / fetch_firmware.BOOTROM_NAME).read_bytes() == b"rom"
+    status, message = fetch_firmware.fetch_bootrom(tmp_path, urlopen=offline, shared=tmp_path / "none")
+    assert status == 0 and "verified" in message

@@ -6,6 +6,7 @@
     deploy.py run --board NAME       build, then run the build from this computer (mpremote mount): nothing installed
     deploy.py repl                   MicroPython prompt on the board
     deploy.py bench                  tools/device_bench.py on the board's installed firmware, then reset
+    deploy.py bench --port emulated  the same on the emulated Pico, with the build of --board (tools/pico_emulator.py)
 
 NAME is a file stem in board_configs/; --port picks the serial port (default: mpremote's auto).
 
@@ -36,6 +37,7 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+; armv6m code also runs on the RP2350
 ROOT_SOURCES = ("boot.py", "main.py")  # stay source: MicroPython looks for exactly these names
 CONFIG_ON_BOARD = "/board.json"
 MANIFEST = "/deploy_manifest.txt"
+EMULATED = "emulated"  # --port: the emulated Pico of tools/pico_emulator.py
 # MicroPython packages the firmware needs from micropython-lib, installed with `mpremote mip install`,
 # each with the file whose presence shows it is installed. None today: the display drivers ship in
 # firmware/hw and everything else is built into MicroPython. Add entries here, nowhere else.
@@ -446,7 +448,11 @@ def repl(port, paths):
     return Mpremote(port).interactive("repl")
 
 
-def bench(port, paths):
+def bench(port, paths, board=""):
+    if port == EMULATED:
+        import pico_emulator
+
+        return pico_emulator.main(["bench", "--board", board or pico_emulator.DEFAULT_BOARD])
     return Mpremote(port).interactive("run", str(paths.tools / "device_bench.py"), "+", "reset",
                                       hint="The benchmark runs on the installed firmware: `make flash BOARD=...` first.")
 
@@ -469,7 +475,7 @@ def main(argv=None, paths=None):
             return run(args.board, args.port, paths)
         if args.action == "repl":
             return repl(args.port, paths)
-        return bench(args.port, paths)
+        return bench(args.port, paths, args.board)
     except DeployError as error:
         print("error: %s" % error, file=sys.stderr)
         return 2

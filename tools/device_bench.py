@@ -12,6 +12,8 @@ It prints one `name value` line per figure, like othello.bench:
   with the viper kernel also othello.perft_viper, the one-loop device perft;
 - a fixed search: the top level (player.think) with a node limit on midgame positions of a fixed
   game: search_nodes_per_s and search_ms_per_move (median), book moves left out;
+- every level as the game runs it (player.think with the level's own budgets and deadline) on
+  midgame positions of the same game: level_N_ms_per_move (median), its max and the level's budget;
 - free_heap_start / free_heap_end: gc.mem_free() after imports and at the end.
 Garbage collection stays on throughout (the Pico's heap is small); only the allocation count of a
 depth-3 perft holds it off. --quick makes every workload tiny (for tests): a smoke check only.
@@ -29,8 +31,9 @@ from othello.variant import BLACK
 
 # Leaves of perft from the start, depth 0..9 (othello.perft's conventions).
 PERFT_LEAVES = (1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288)
-FULL = {"perft_ms": 1000, "perft_max_depth": 9, "search_plies": (20, 24, 28, 32, 36), "search_nodes": 2000}
-QUICK = {"perft_ms": 60000, "perft_max_depth": 3, "search_plies": (20, 30), "search_nodes": 60}
+FULL = {"perft_ms": 1000, "perft_max_depth": 9, "search_plies": (20, 24, 28, 32, 36), "search_nodes": 2000,
+        "level_plies": (22, 30, 38)}
+QUICK = {"perft_ms": 60000, "perft_max_depth": 3, "search_plies": (20, 30), "search_nodes": 60, "level_plies": ()}
 ALLOCATION_DEPTH = 3  # small enough that the plain kernel's garbage fits the Pico's heap uncollected
 
 
@@ -127,6 +130,28 @@ def search_figures(workload):
     ]
 
 
+def level_figures(workload):
+    """Each level's time a move as a game sees it: its own node budget and deadline."""
+    try:
+        import player
+    except ImportError:
+        return []
+    game = bench.sample_positions(1)
+    figures = []
+    for number in range(1, len(player.LEVELS) + 1) if workload["level_plies"] else ():
+        elapsed = []
+        for ply in workload["level_plies"]:
+            player_discs, opponent_discs, _ = game[ply]
+            board = Board()
+            board.set_discs(player_discs, opponent_discs, BLACK)
+            elapsed.append(player.think(board, number, rng_seed=1).elapsed_ms)
+        elapsed.sort()
+        prefix = "level_%d_" % number
+        figures += [(prefix + "budget_ms", player.LEVELS[number - 1].time_ms),
+                    (prefix + "ms_per_move", elapsed[len(elapsed) // 2]), (prefix + "ms_per_move_max", elapsed[-1])]
+    return figures
+
+
 def main(quick=False):
     workload = QUICK if quick else FULL
     board = Board()
@@ -137,7 +162,8 @@ def main(quick=False):
     print("kernel", kernel_name)
     print("free_heap_start", free_heap())
     # The search first: its engine takes big blocks that a heap fragmented by perft might not have.
-    figures = search_figures(workload) + kernel_perft_figures(board, workload) + allocation_figures(board)
+    figures = search_figures(workload) + level_figures(workload) + kernel_perft_figures(board, workload)
+    figures += allocation_figures(board)
     if kernel_name == "viper":
         figures += viper_perft_figures(board, workload)
     for name, value in figures:

@@ -4,9 +4,13 @@
 The firmware is a .uf2 file: the Pico, started with BOOTSEL held, appears as a USB drive and
 installs any .uf2 copied onto it. Only the standard library is used, so this runs before `make venv`.
 Offline, it says where to get the file by hand; a file already in build/ is verified, not fetched again.
+
+It also fetches the RP2040's boot ROM for the emulated Pico (tools/pico_emulator.py), unless
+../shared/pico/ has it: the mask ROM's published binary, checked against its SHA-256.
 """
 
 import argparse
+import hashlib
 import os
 import struct
 import sys
@@ -20,6 +24,11 @@ VERSION = "v1.27.0"
 RELEASE_DATE = "20251209"
 BOARDS = ("RPI_PICO", "RPI_PICO_W")
 DOWNLOAD_PAGE = "https://micropython.org/download/%s/"
+# The RP2040's mask ROM, revision B1 (raspberrypi/pico-bootrom-rp2040, BSD-3-Clause).
+BOOTROM_NAME = "rp2040-bootrom-b1.bin"
+BOOTROM_URL = "https://github.com/raspberrypi/pico-bootrom-rp2040/releases/download/b1/b1.bin"
+BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"
+SHARED_PICO = Path(os.environ.get("POCKET_OTHELLO_SHARED", REPO.parent / "shared")) / "pico"
 
 UF2_BLOCK = 512
 UF2_MAGIC_START = (0x0A324655, 0x9E5D5157)
@@ -88,6 +97,31 @@ def fetch(board, build_dir, urlopen=urllib.request.urlopen):
     return 0, "Downloaded and verified MicroPython %s for %s: %s\n\n%s" % (VERSION, board, target, bootsel_steps(target))
 
 
+def fetch_bootrom(build_dir, urlopen=urllib.request.urlopen, shared=SHARED_PICO):
+    """Make sure the emulated Pico has its boot ROM (in `shared` or build/); returns (exit status, message)."""
+    if (Path(shared) / BOOTROM_NAME).exists():
+        return 0, "The emulated Pico's boot ROM: %s" % (Path(shared) / BOOTROM_NAME)
+    target = Path(build_dir) / BOOTROM_NAME
+    by_hand = ("The emulated Pico (tools/pico_emulator.py) needs it; a real Pico does not. Download it by hand:\n"
+               "  %s\nsave it as\n  %s\nand run `make firmware` again to check it." % (BOOTROM_URL, target))
+    if target.exists():
+        if hashlib.sha256(target.read_bytes()).hexdigest() == BOOTROM_SHA256:
+            return 0, "The emulated Pico's boot ROM: %s (verified)" % target
+        return 1, "%s is not the RP2040 B1 boot ROM (its SHA-256 differs). Delete it. %s" % (target, by_hand)
+    try:
+        with urlopen(BOOTROM_URL, timeout=60) as response:
+            data = response.read()
+    except (urllib.error.URLError, OSError) as error:
+        return 1, "Could not download the RP2040 boot ROM from %s (%s).\n%s" % (BOOTROM_URL, error, by_hand)
+    if hashlib.sha256(data).hexdigest() != BOOTROM_SHA256:
+        return 1, "The download from %s is not the RP2040 B1 boot ROM (its SHA-256 differs). %s" % (BOOTROM_URL, by_hand)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+    return 0, "Downloaded and verified the emulated Pico's boot ROM: %s" % target
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--board", choices=BOARDS, default="RPI_PICO", help="RPI_PICO_W for the Pico W")
@@ -95,7 +129,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     status, message = fetch(args.board, args.build)
     print(message, file=sys.stderr if status else sys.stdout)
-    return status
+    rom_status, rom_message = fetch_bootrom(args.build)
+    print("\n" + rom_message, file=sys.stderr if rom_status else sys.stdout)
+    return status or rom_status
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ DIM_CONTRAST = 0
 
 
 class App:
-    def __init__(self, device, player, version="?"):
+    def __init__(self, device, player, version="?", title_since=None):
+        """title_since: ticks_ms when main.py put the title on the screen (default: now)."""
         self.device = device
         self.ticks_diff = device.ticks_diff  # the device's own tick arithmetic (ticks wrap round)
         self.ticks_add = device.ticks_add
@@ -72,6 +73,7 @@ class App:
         self.notice = None
         self.notice_until = 0
         now = device.ticks_ms()
+        self.title_since = now if title_since is None else title_since
         self.last_input = now
         self.dimmed = False
         self.blank = False

@@ -180,6 +180,16 @@ class Blink:
         return changed
 
 
+def title_picture(fb, version):
+    """The title screen: what power-up shows while the game gets ready (main.py, then ui.screens.TitleScreen)."""
+    centred(fb, 2, "POCKET", 1, 2)
+    centred(fb, 20, "OTHELLO", 1, 2)
+    discs = SPRITES[7]
+    for i in range(8):
+        draw_sprite(fb, discs[WHITE_SPRITE if i % 2 else BLACK_SPRITE], 9 + i * 14, 40, 1)
+    centred(fb, 54, "v" + version)
+
+
 def message(fb, title, text, footer=None):
     """A title bar, text wrapped below it and an optional footer bar: error screens."""
     bar(fb, 0, title)

@@ -29,14 +29,16 @@ from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, rules_from_settings, 
 from ui.sounds import CLICK
 from ui.store import RECORDS
 
-TITLE_MS = 3000
+TITLE_MS = 800  # from the title's first picture: the game is ready about then (docs/DEVICE_SPEED.md, Boot)
 COLOURS = ("Black", "White")
 START_NAMES = {START_OTHELLO: "Othello", START_PARALLEL: "Parallel", START_EMPTY: "Reversi"}
 
 
 class TitleScreen(Screen):
+    """The title, shown since main.py first drew it (app.title_since): TITLE_MS, or until any key."""
+
     def enter(self):
-        self.since = self.app.device.ticks_ms()
+        self.since = self.app.title_since
 
     def handle(self, action):
         self.app.replace(self.app.make(MAIN_MENU))
@@ -46,12 +48,7 @@ class TitleScreen(Screen):
             self.app.replace(self.app.make(MAIN_MENU))
 
     def draw(self, fb):
-        gfx.centred(fb, 2, "POCKET", 1, 2)
-        gfx.centred(fb, 20, "OTHELLO", 1, 2)
-        discs = gfx.SPRITES[7]
-        for i in range(8):
-            gfx.draw_sprite(fb, discs[gfx.WHITE_SPRITE if i % 2 else gfx.BLACK_SPRITE], 9 + i * 14, 40, 1)
-        gfx.centred(fb, 54, "v" + self.app.version)
+        gfx.title_picture(fb, self.app.version)
 
 
 class ErrorScreen(Screen):

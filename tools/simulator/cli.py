@@ -24,6 +24,8 @@ def build_parser():
     parser.add_argument("--out", default="build/sim", help="where --headless writes PNG and GIF files (default: %(default)s)")
     parser.add_argument("--scale", type=int, default=6, help="pixel size in the window (default: %(default)s)")
     parser.add_argument("--heap", default="512K", help="MicroPython heap size (default: %(default)s)")
+    parser.add_argument("--pico", action="store_true", help="run MicroPython's own RP2040 build on an emulated Pico "
+                        "(tools/pico_emulator.py; slower than real time) instead of --interpreter")
     return parser
 
 
@@ -33,6 +35,8 @@ def main(argv=None):
     if flash is None and not args.headless:
         flash = str(REPO / "sim_flash")
     try:
+        if args.pico:
+            return run_pico(args, flash)
         sim = SimulatedDevice(
             args.board,
             flash_dir=flash,
@@ -45,34 +49,58 @@ def main(argv=None):
         print("sim: %s" % error, file=sys.stderr)
         return 2
     try:
-        if args.headless:
-            from .script import ScriptError, run
-
-            try:
-                text = Path(args.headless).read_text()
-                sim.power_on()
-                for path in run(sim, text, args.out):
-                    print(path)
-            except (ScriptError, OSError) as error:
-                print("sim: %s" % error, file=sys.stderr)
-                return 2
-            if sim.console.strip():
-                sys.stderr.write(sim.console)
-            return 0
-        if args.window:
-            from .window import run_window
-
-            run_window(sim, scale=args.scale)
-        else:
-            from .terminal import run_terminal
-
-            run_terminal(sim)
+        return front_end(args, sim)
     except SimulatorError as error:
         print("sim: %s" % error, file=sys.stderr)
         return 1
     finally:
         sim.close()
+
+
+def front_end(args, sim):
+    """Run the front end the arguments ask for on `sim` (SimulatedDevice or EmulatedPico); the exit status."""
+    if args.headless:
+        from .script import ScriptError, run
+
+        try:
+            text = Path(args.headless).read_text()
+            sim.power_on()
+            for path in run(sim, text, args.out):
+                print(path)
+        except (ScriptError, OSError) as error:
+            print("sim: %s" % error, file=sys.stderr)
+            return 2
+        if sim.console.strip():
+            sys.stderr.write(sim.console)
+        return 0 if sim.exit_status in (None, 0) else 1
+    if args.window:
+        from .window import run_window
+
+        run_window(sim, scale=args.scale)
+    else:
+        from .terminal import run_terminal
+
+        run_terminal(sim)
     return 0
+
+
+def run_pico(args, flash):
+    """The same front ends on the emulated Pico; its flash image is kept in the --flash directory."""
+    import pico_emulator
+
+    try:
+        keep = None if flash is None else Path(flash) / "pico_flash.bin"
+        sim = pico_emulator.EmulatedPico(args.board, realtime=not args.headless, keep=keep)
+    except (pico_emulator.PicoError, OSError, ValueError) as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 2
+    try:
+        return front_end(args, sim)
+    except pico_emulator.PicoError as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 1
+    finally:
+        sim.close()
 
 
 if __name__ == "__main__":

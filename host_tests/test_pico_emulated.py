@@ -1,0 +1,161 @@
+"""The real firmware on an emulated Pico (tools/pico_emulator.py): MicroPython's own RP2040 build runs the
+`make flash` build from its littlefs flash, drives the OLED over the emulated I2C and reads its buttons.
+
+What only the real chip shows: armv6m viper code with 31-bit small ints, the rp2 port's filesystem with
+flash writes through the boot ROM's routines, the real I2C traffic decoded by the simulator's panel.
+The emulation runs at 0.15x-0.4x real time, so each test is a few emulated seconds. Without the
+firmware or the boot ROM they skip, naming what to run; in CI (CI=true) they must run.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from ui_harness import REFERENCE_IMAGES, check_reference
+
+import hw
+import pico_emulator
+from othello.game import Game
+from simulator import SimulatedDevice
+
+MISSING = pico_emulator.available()
+if MISSING and os.environ.get("CI") != "true":
+    pytest.skip(MISSING, allow_module_level=True)
+
+BOARD = "pico_breadboard_i2c"
+TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_twins.py"
+SIM = REFERENCE_IMAGES.parent.parent / "tools" / "sim"
+
+
+def simulator_screen(flash=None, wait_ms=6000):
+    """What the simulator (the firmware under CPython) shows wait_ms after power-up."""
+    config = pico_emulator.deploy.Paths().configs / (BOARD + ".json")
+    with SimulatedDevice(config, flash_dir=flash) as sim:
+        sim.power_on()
+        sim.run_for(wait_ms)
+        return sim.screen_text()
+
+
+@pytest.fixture(scope="module")
+def main_menu():
+    return simulator_screen()
+
+
+def saved(pico, name):
+    data = pico.flash_files().get("%s/%s" % (hw.STORAGE_ROOT, name))
+    return None if data is None else json.loads(data)
+
+
+def wait_for_screen(pico, rows, timeout_ms):
+    return pico.run_until(lambda p: p.screen_text() == rows, timeout_ms, 100)
+
+
+def side_panel(rows):
+    """The game screen right of the board: scores, players, move number, last move, whose turn."""
+    return [row[64:] for row in rows]
+
+
+def navigate(pico, steps):
+    for name, count in steps:
+        for _ in range(count):
+            pico.tap(name, 100, 400)  # a redraw takes the device tens of ms: taps spaced as a person would
+
+
+@pytest.fixture
+def pico():
+    with pico_emulator.EmulatedPico(BOARD) as device:
+        yield device
+
+
+def test_power_up_through_main_py_shows_the_main_menu(pico, main_menu, tmp_path):
+    pico.power_on()
+    assert wait_for_screen(pico, main_menu, 8000), pico.console
+    navigate(pico, [("down", 4)])  # as host_tests/test_ui_screens.py's main menu
+    check_reference("main_menu", pico.screen_text(), tmp_path)
+    assert "Traceback" not in pico.console
+
+
+def test_a_move_against_the_computer_is_answered_and_the_game_survives_a_reset(pico, main_menu):
+    pico.power_on()
+    assert wait_for_screen(pico, main_menu, 8000), pico.console
+    navigate(pico, [("a", 1), ("down", 1), ("left", 1), ("down", 1), ("a", 1)])  # Play computer, level 1, Start
+    pico.run_for(300)
+    data = saved(pico, "game.json")
+    assert data["players"] == [None, 1]
+    assert Game.from_dict(data["game"]).history == []
+    pico.tap("a")  # the cursor starts on the first legal move: play it
+    assert pico.run_until(lambda p: len(saved(p, "game.json")["game"]["moves"]) == 2, 20000, 500), pico.console
+    pico.run_for(1000)  # the reply is saved, then drawn
+    assert pico.notes(), "the buzzer's PWM never sounded for the moves"
+    moves = saved(pico, "game.json")["game"]["moves"]
+    replay = Game()
+    for move in moves:
+        replay.play(move)  # the device's reply is a legal move
+    panel = side_panel(pico.screen_text())  # the board's cursor may start elsewhere after a resume
+
+    pico.power_cycle(off_ms=500)  # what the flash kept, the boot ROM wrote
+    assert pico.run_until(lambda p: any("#" in row for row in p.screen_text()), 5000, 100)
+    pico.tap("a")  # leave the title
+    pico.run_for(1500)  # the main menu loads
+    navigate(pico, [("a", 1)])  # Continue
+    assert pico.run_until(lambda p: side_panel(p.screen_text()) == panel, 5000, 100), "\n".join(
+        a + "  " + b for a, b in zip(panel, side_panel(pico.screen_text())))
+    assert saved(pico, "game.json")["game"]["moves"] == moves
+    assert "Traceback" not in pico.console
+
+
+def test_a_corrupt_save_file_gives_the_short_message_and_defaults(main_menu, tmp_path):
+    damage = {"/%s/game.json" % hw.STORAGE_ROOT: b'{"mode": "cpu", "players": [null',
+              "/%s/settings.json" % hw.STORAGE_ROOT: b"\x00garbage"}
+    flash = tmp_path / "flash"
+    (flash / hw.STORAGE_ROOT).mkdir(parents=True)
+    for path, data in damage.items():
+        (flash / path.lstrip("/")).write_bytes(data)
+    notice = simulator_screen(flash, 1500)  # the same flash in the simulator: the notice over the main menu
+    assert notice != main_menu
+    with pico_emulator.EmulatedPico(BOARD) as pico:
+        pico.write_files(damage)
+        pico.power_on()
+        assert wait_for_screen(pico, notice, 8000), "the notice of the damaged files did not show:\n" + pico.console
+        pico.tap("b")  # any key closes the notice: the main menu of a fresh start, no Continue
+        assert wait_for_screen(pico, main_menu, 1000)
+        files = pico.flash_files()
+        assert "Traceback" not in pico.console and pico.state == "running"
+    assert files["%s/game.json" % hw.STORAGE_ROOT] == damage["/%s/game.json" % hw.STORAGE_ROOT]  # kept for a look
+
+
+def test_the_viper_kernel_equals_the_plain_kernel_on_the_rp2040():
+    script = TWINS.read_text() + """
+check_methods()
+total = 0
+for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4)):
+    total += check_shape(blocked, 50, seed)
+print("twins ok", total)
+"""
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        output = pico.run_script(script)
+    assert "twins ok 200" in output
+
+
+def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        pico.run_script("with open('/kept.txt', 'w') as f:\n    f.write('written before the reset')\n")
+        pico.write_usb(b"import machine; machine.reset()\x04")  # no answer comes: the chip restarts
+        assert pico.run_until(lambda p: p.resets == 1, 3000)
+        pico.enter_raw_repl()
+        assert pico.run_script("print(open('/kept.txt').read())") == "written before the reset\n"
+
+
+def test_sim_pico_headless_writes_the_same_picture_as_the_simulator(tmp_path):
+    script = tmp_path / "menu.sim"
+    script.write_text("wait 3000\nshot menu.png\npress down\nwait 500\nshot down.png\n")
+    for name, extra in (("pico", ["--pico"]), ("cpython", [])):
+        done = subprocess.run([sys.executable, str(SIM), "--headless", str(script), "--out", str(tmp_path / name)] + extra,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    for shot in ("menu.png", "down.png"):
+        assert (tmp_path / "pico" / shot).read_bytes() == (tmp_path / "cpython" / shot).read_bytes(), shot

@@ -1,0 +1,37 @@
+"""tools/pico_emulator.py without the emulator: the flash image it builds, and what it says when a piece is missing."""
+
+import pytest
+
+import pico_emulator
+
+
+def test_the_filesystem_image_has_the_rp2_geometry_and_round_trips():
+    files = {"/main.py": b"print(1)\n", "/lib/othello/board.mpy": b"M\x06", "/board.json": b"{}"}
+    image = pico_emulator.filesystem_image(files)
+    assert len(image) == pico_emulator.FLASH_SIZE - pico_emulator.FS_OFFSET == 352 * 4096
+    assert image[8:16] == b"littlefs"  # the superblock's magic, where MicroPython's lfs2 looks
+    assert pico_emulator.files_of_image(image) == files
+
+
+def test_the_flash_holds_the_make_flash_build_and_the_firmware(tmp_path, monkeypatch):
+    reason = pico_emulator.available()
+    if reason and "make firmware" in reason:
+        pytest.skip(reason)
+    files = pico_emulator.build_files("pico_breadboard_i2c")
+    assert "/main.py" in files and "/board.json" in files and "/lib/othello/board.mpy" in files
+    assert "/main.py" not in pico_emulator.build_files("pico_breadboard_i2c", main=False)
+    flash = pico_emulator.flash_image(files)
+    assert len(flash) == pico_emulator.FLASH_SIZE
+    assert pico_emulator.files_of_image(bytes(flash[pico_emulator.FS_OFFSET:])) == files
+
+
+def test_missing_pieces_say_what_to_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(pico_emulator, "BUILD", tmp_path)
+    monkeypatch.setattr(pico_emulator, "SHARED_PICO", tmp_path / "shared")
+    with pytest.raises(pico_emulator.PicoError, match="run `make firmware`"):
+        pico_emulator.firmware_file()
+    with pytest.raises(pico_emulator.PicoError, match="run `make firmware`"):
+        pico_emulator.bootrom_file()
+    monkeypatch.setattr(pico_emulator, "RP2040JS", tmp_path / "none")
+    with pytest.raises(pico_emulator.PicoError, match="run `make pico-deps`"):
+        pico_emulator.node_program()
