@@ -44,13 +44,17 @@ PICO ?= RPI_PICO
 # The venv's mpremote first on PATH, so deploy.py uses the pinned one.
 DEPLOY = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) tools/deploy.py
 
-.PHONY: firmware flash run repl bench-device
+.PHONY: firmware flash uf2 run repl bench-device
 
 firmware:
 	$(PYTHON) tools/fetch_firmware.py --board $(PICO)
 
 flash: $(STAMP)
 	$(DEPLOY) flash --board "$(BOARD)" --port "$(PORT)"
+
+# One file with MicroPython and the game (tools/uf2.py): drop it on the Pico's RPI-RP2 drive.
+uf2: $(STAMP)
+	$(PY) tools/uf2.py --board "$(BOARD)" --pico "$(PICO)"
 
 run: $(STAMP)
 	$(DEPLOY) run --board "$(BOARD)" --port "$(PORT)"

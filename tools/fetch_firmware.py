@@ -49,14 +49,23 @@ def uf2_problem(data):
     """Why `data` is not an RP2040 UF2 image, or None when it is one."""
     if not data or len(data) % UF2_BLOCK:
         return "%d bytes is not a whole number of %d-byte UF2 blocks" % (len(data), UF2_BLOCK)
+    headers = []
     for offset in range(0, len(data), UF2_BLOCK):
-        start0, start1, flags = struct.unpack_from("<III", data, offset)
-        family = struct.unpack_from("<I", data, offset + 28)[0]
+        index = offset // UF2_BLOCK
+        start0, start1, flags, _, size, number, blocks, family = struct.unpack_from("<8I", data, offset)
         end = struct.unpack_from("<I", data, offset + UF2_BLOCK - 4)[0]
         if (start0, start1) != UF2_MAGIC_START or end != UF2_MAGIC_END:
-            return "block %d lacks the UF2 magic numbers" % (offset // UF2_BLOCK)
+            return "block %d lacks the UF2 magic numbers" % index
         if flags & UF2_FAMILY_PRESENT and family != RP2040_FAMILY:
-            return "block %d is for chip family 0x%08x, not the RP2040's" % (offset // UF2_BLOCK, family)
+            return "block %d is for chip family 0x%08x, not the RP2040's" % (index, family)
+        if size > UF2_BLOCK - 36:
+            return "block %d says it carries %d bytes, more than a block holds" % (index, size)
+        headers.append((number, blocks))
+    for index, (number, blocks) in enumerate(headers):
+        if (number, blocks) != (index, len(headers)):
+            # The boot ROM counts blocks by these numbers to know when the file is complete.
+            return "block %d is numbered %d of %d, not %d of %d (a cut or spliced file)" % (
+                index, number, blocks, index, len(headers))
     return None
 
 

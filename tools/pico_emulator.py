@@ -79,7 +79,7 @@ def firmware_file():
     for folder in (BUILD, SHARED_PICO):
         if (folder / FIRMWARE_NAME).exists():
             return folder / FIRMWARE_NAME
-    raise PicoError("no MicroPython firmware for the emulated Pico: run `make firmware` "
+    raise PicoError("no MicroPython firmware for the Pico: run `make firmware` "
                     "(it saves build/%s)" % FIRMWARE_NAME)
 
 
@@ -182,11 +182,20 @@ def build_files(board=DEFAULT_BOARD, main=True, extra=None, paths=None):
     return files
 
 
+def installed(uf2, flash=None):
+    """The flash (default: erased) after the boot ROM wrote each block of the .uf2 bytes `uf2` where it says."""
+    flash = bytearray(b"\xff" * FLASH_SIZE) if flash is None else flash
+    for offset, data in uf2_payload(uf2).items():
+        if not 0 <= offset <= FLASH_SIZE - len(data):
+            raise PicoError("a block of the .uf2 is for address 0x%08x, outside the Pico's 2 MiB flash"
+                            % (offset + 0x10000000))
+        flash[offset : offset + len(data)] = data
+    return flash
+
+
 def flash_image(files):
     """The whole 2 MiB flash: MicroPython at 0, the filesystem of {board path: bytes} at FS_OFFSET."""
-    flash = bytearray(b"\xff" * FLASH_SIZE)
-    for offset, data in uf2_payload(firmware_file().read_bytes()).items():
-        flash[offset : offset + len(data)] = data
+    flash = installed(firmware_file().read_bytes())
     flash[FS_OFFSET:] = filesystem_image(files)
     return flash
 
@@ -198,7 +207,8 @@ class EmulatedPico(SimulatedDevice):
     """A Pico wired as `config` (board config: file stem, JSON path, dict) running MicroPython on rp2040js.
 
     files: {board path: bytes} on its filesystem (default: the `make flash` build of the config,
-    build_files()). Lockstep by default: emulated time moves only in run_for() and friends; with
+    build_files()). uf2: a .uf2 file installed instead of both (firmware and files), as when it is
+    dropped on the RPI-RP2 drive of a Pico with an erased flash (tools/uf2.py makes one with the game). Lockstep by default: emulated time moves only in run_for() and friends; with
     realtime=True it runs freely (as fast as the emulation goes) for the interactive front ends.
     A SimulatedDevice (tools/simulator/simulated.py) with another chip: what it shares (taps, the
     screen, the buzzer log, recording) is inherited, so the front ends and the headless scripts drive
@@ -206,12 +216,14 @@ class EmulatedPico(SimulatedDevice):
     """
 
     def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True,
-                 keep=None):
+                 keep=None, uf2=None):
         source = config
         if isinstance(config, str) and not config.endswith(".json"):
             source = deploy.Paths().configs / (config + ".json")
         self.config, self.config_source = board_config(source)
-        if files is None:
+        if uf2 is not None and (files is not None or keep is not None):
+            raise PicoError("a .uf2 brings its own files: give uf2 without files or keep")
+        if files is None and uf2 is None:
             # The `make flash` build with this config as /board.json (the firmware checks it at power-up).
             files = build_files(main=main)
             files["/board.json"] = (json.dumps(self.config_source, indent=2) + "\n").encode()
@@ -224,7 +236,7 @@ class EmulatedPico(SimulatedDevice):
         self.timeout_s = timeout_s
         self._work = Path(tempfile.mkdtemp(prefix="pocket-othello-pico-"))
         self._flash_path = self._work / "flash.bin"
-        self._flash_path.write_bytes(flash_image(files))
+        self._flash_path.write_bytes(installed(Path(uf2).read_bytes()) if uf2 is not None else flash_image(files))
         self.hardware = Hardware(self.config, seed)
         self.panel = self.hardware.panel
         self.now = 0  # emulated ms since the first power-up
