@@ -14,7 +14,8 @@ logged). Time is the emulated chip's: what time.ticks_ms() reads on the device.
 The flash holds MicroPython (the .uf2 `make firmware` saves in build/, else ../shared/pico/) and a
 littlefs2 filesystem with the rp2 port's geometry holding the `make flash` build (tools/deploy.py build:
 the same files in the same places, compiled by mpy-cross). Flash writes go through the emulated bootrom's
-routines, so saved files survive a reset or a power cycle and can be read back.
+routines, so saved files survive a reset or a power cycle and can be read back. Or the flash is what a
+.uf2 installs (EmulatedPico(uf2=...)): the one file `make uf2` writes (tools/uf2.py) boots as on a Pico.
 """
 
 import argparse
