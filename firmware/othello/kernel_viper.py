@@ -59,7 +59,6 @@ _G_LEGAL = const(7)  # lo, hi: the mask _legal() computed last
 _G_HASH = const(9)  # 4 multipliers of Kernel.hash(), then 4 of Kernel.lock()
 _G_LOCK = const(13)
 _G_SIZE = const(17)
-_FINAL_MULTIPLIER = const(0x1CC9E2D5)  # kernel_tables.FINAL_MULTIPLIER (a viper constant must be a literal)
 
 # Index of the lowest set bit by de Bruijn multiplication (0x077CB531 fits inline).
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
@@ -216,10 +215,13 @@ def _popcount64(words: ptr32, at: int, geo: ptr32) -> int:
 def _potential(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     """Empty squares next to a disc at pos[theirs..+1] (Kernel._potential)."""
     full = uint(geo[_G_FULL])
+    m1 = uint(geo[_G_M1])
     not_a = uint(geo[_G_NOT_A])
     not_h = uint(geo[_G_NOT_H])
     xl = uint(pos[theirs])
     xh = uint(pos[theirs + 1])
+    el = uint(geo[_G_PLAYABLE]) & ((uint(pos[mine]) | xl) ^ full)
+    eh = uint(geo[_G_PLAYABLE + 1]) & ((uint(pos[mine + 1]) | xh) ^ full)
     east_l = xl & not_h  # discs that have a square to their east
     east_h = xh & not_h
     west_l = xl & not_a
@@ -228,9 +230,8 @@ def _potential(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
     fh = (east_h << 1) | (west_h >> 1) | (xh << 8) | (xl >> 24) | (xh >> 8)
     fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-    fl &= uint(geo[_G_PLAYABLE]) & ((uint(pos[mine]) | xl) ^ full)
-    fh &= uint(geo[_G_PLAYABLE + 1]) & ((uint(pos[mine + 1]) | xh) ^ full)
-    m1 = uint(geo[_G_M1])
+    fl &= el
+    fh &= eh
     n = 0
     fl = fl - ((fl >> 1) & m1)
     fh = fh - ((fh >> 1) & m1)
@@ -279,17 +280,27 @@ def _x_squares(pos: ptr32, at: int, geo: ptr32) -> int:
 def _mix(pos: ptr32, at: int, multipliers: int, geo: ptr32) -> int:
     """Kernel._mix on 32-bit words: geo[multipliers..+3] are the four multipliers."""
     full = uint(geo[_G_FULL])
-    x = uint(0)
-    i = 0
-    while i < 4:
-        w = uint(pos[at + i])
-        w ^= w >> 16
-        x ^= (w * uint(geo[multipliers + i])) & full
-        i += 1
+    pl = uint(pos[at])
+    ph = uint(pos[at + 1])
+    ol = uint(pos[at + 2])
+    oh = uint(pos[at + 3])
+    m0 = uint(geo[multipliers])
+    m1 = uint(geo[multipliers + 1])
+    m2 = uint(geo[multipliers + 2])
+    m3 = uint(geo[multipliers + 3])
+    w = pl ^ (pl >> 16)
+    x = (w * m0) & full
+    w = ph ^ (ph >> 16)
+    x ^= (w * m1) & full
+    w = ol ^ (ol >> 16)
+    x ^= (w * m2) & full
+    w = oh ^ (oh >> 16)
+    x ^= (w * m3) & full
     x ^= x >> 15
-    x = (x * _FINAL_MULTIPLIER) & full
+    x = (x * 0x1CC9E2D5) & full
     x ^= x >> 13
-    return int(x >> 2)
+    x = x >> 2
+    return int(x)
 
 
 @micropython.viper
@@ -328,7 +339,8 @@ def _edges(pos: ptr32, at: int, halves: ptr8, out: ptr32):
         low = halves[256 + mine] + 2 * halves[256 + theirs]  # the far half
         if high < low:
             high, low = low, high
-        out[edge] = ((high * (high + 1)) >> 1) + low
+        number = ((high * (high + 1)) >> 1) + low
+        out[edge] = number
         edge += 1
 
 

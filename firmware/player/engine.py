@@ -106,6 +106,7 @@ class Engine:
         self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
         self.table = TranspositionTable(TABLE_BITS)
         self.searcher = Searcher(self.kernel, self.table, variant.anti)
+        self.searcher.fast = _fast_midgame(self.kernel, self.table, self.searcher.rank)
         self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
         self.solver_searches = self.table.searches  # the table's searches when the solver last used it
         self.book_discs = None  # the most discs of a book position, read from the book when first needed
@@ -162,6 +163,15 @@ def _fast_solver(board_geometry, table):
     except SyntaxError:  # a MicroPython build without viper, such as the WASI one
         return None
     return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table.locks)
+
+
+def _fast_midgame(kernel, table, rank):
+    """The viper midgame search over a viper kernel, else None: Searcher._pvs again, score, move and nodes."""
+    if kernel.name != "viper":
+        return None
+    from player.search_viper import ViperMidgame
+
+    return ViperMidgame(kernel, table, rank)
 
 
 _engine = [None]

@@ -146,6 +146,7 @@ class Searcher:
         self.outcome = None  # the solver's win (1) / draw (0) / loss (-1) once known, and its move
         self.outcome_square = NO_MOVE
         self.exact_result = False
+        self.fast = None  # a ViperMidgame (player.search_viper) that stands in for _pvs, where there is one
         self.start()
 
     # ----- limits ---------------------------------------------------------
@@ -167,6 +168,12 @@ class Searcher:
         """Let go of the callbacks start() was given (the searcher is kept from move to move)."""
         self.now = ticks_ms
         self.should_stop = None
+
+    def poll(self):
+        """Whether should_stop() or the deadline ends the search now: the fast search's look at them."""
+        if self.should_stop is not None and self.should_stop():
+            return True
+        return self.deadline is not None and ticks_diff(self.deadline, self.now()) <= 0
 
     def _checkpoint(self):
         # A new exception each time: one instance raised again keeps growing its traceback.
@@ -246,6 +253,9 @@ class Searcher:
     def _child(self, exact, depth, alpha, beta):
         if exact:
             return self._solve(1, self.root_empties - 1, alpha, beta)
+        fast = self.fast
+        if fast is not None and fast.handles(self.evaluator):
+            return fast.pvs(self, 1, depth - 1, alpha, beta)
         return self._pvs(1, depth - 1, alpha, beta)
 
     def _sort_root(self):
