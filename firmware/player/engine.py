@@ -27,7 +27,6 @@ SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stac
 # The viper solver keeps 2**9 entries (a lock and an entry word each) in the midgame table's locks, 4 KB
 # that the two share as they never run at once: a 14-empty solve stores about as many positions.
 SOLVER_TABLE_BITS = TABLE_BITS - 1
-SINGLE_MOVE_NODES = 200  # a forced move is played at once, after this much search for its score
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
 SOLVE_SHARE = 70  # percent of the time a solve may take before the midgame search takes over
 
@@ -235,6 +234,10 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
             return finish(found[0], found[1], False, 0, 0, True)
 
     count = searcher.set_root(board.player_discs(), board.opponent_discs())
+    if count <= 1:
+        # Nothing to choose: a forced pass or the only move is played at once, without a search.
+        square, score, exact = _forced(engine, count)
+        return finish(square, score, exact, 1, 0)
     empties = searcher.root_empties
     nodes = 0
     if empties <= level.exact:
@@ -253,16 +256,6 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     budget = level.nodes if node_limit is None else node_limit
     if empties <= level.exact and node_limit is None:
         budget = budget * (100 - SOLVE_SHARE) // 100
-    if count == 0:
-        # No move: the score is the opponent's view turned round (a quick search of its position).
-        engine.kernel.pass_move(0)
-        player, opponent = engine.kernel.position(1)
-        searcher.set_root(player, opponent)
-        searcher.start(min(budget, SINGLE_MOVE_NODES), deadline, now, should_stop)
-        depth = searcher.iterate(level.max_depth)
-        return finish(PASS, -searcher.best_score / DISC, False, depth, nodes + searcher.nodes)
-    if count == 1:
-        budget = min(budget, SINGLE_MOVE_NODES)
     noise = int(level.noise * DISC)
     searcher.start(budget, deadline, now, should_stop)
     # Only a move within twice the noise of the best can win the draw: those need exact scores.
@@ -273,6 +266,25 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
         square, score = _noisy_choice(searcher, noise, rng)
     exact = searcher.exact_result
     return finish(square, score // DISC if exact else score / DISC, exact, depth, nodes + searcher.nodes)
+
+
+def _forced(engine, count):
+    """(square, score, exact) for a root with `count` (0 or 1) moves: the pass or the move, unsearched.
+
+    The score is exact when the move ends the game, else the evaluation's
+    estimate of the position it leads to, from the mover's view.
+    """
+    kernel = engine.kernel
+    searcher = engine.searcher
+    if count == 0:
+        square = PASS
+        kernel.pass_move(0)
+    else:
+        square = searcher.root_moves[0]
+        kernel.play(0, square)
+    if kernel.mobility(1) == 0 and kernel.opponent_mobility(1) == 0:
+        return square, -searcher.final_score(1), True
+    return square, -searcher.evaluator.evaluate(kernel, 1) / DISC, False
 
 
 INFINITY_DISCS = 1000  # beyond any disc difference (10x10 has 100 squares)

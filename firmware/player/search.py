@@ -335,7 +335,7 @@ class Searcher:
         count = k.generate(ply)
         if count == 0:
             if k.opponent_mobility(ply) == 0:
-                return self._final(ply) * DISC
+                return self.final_score(ply) * DISC
             k.pass_move(ply)
             return -self._pvs(ply + 1, depth, -beta, -alpha)
         base = ply * k.stride
@@ -391,7 +391,7 @@ class Searcher:
             moves[j + 1] = square
             keys[j + 1] = key
 
-    def _final(self, ply):
+    def final_score(self, ply):
         """The finished game's score in discs for the side to move at `ply` (WOF: empties to the winner)."""
         k = self.kernel
         diff = k.discs(ply) - k.opponent_discs(ply)
@@ -425,14 +425,14 @@ class Searcher:
         count = k.generate(ply)
         if count == 0:
             if k.opponent_mobility(ply) == 0:
-                return self._final(ply)
+                return self.final_score(ply)
             k.pass_move(ply)
             return -self._solve(ply + 1, empties, -beta, -alpha)
         base = ply * k.stride
         moves = k.move_list
         if empties == 1:
             k.play(ply, moves[base])
-            return -self._final(ply + 1)
+            return -self.final_score(ply + 1)
         if count > 1 and empties >= SOLVE_ORDER_EMPTIES:
             self._order(ply, base, count, table_move, True)
         start_alpha = alpha
