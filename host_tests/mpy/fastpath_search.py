@@ -5,6 +5,8 @@ result must be the same: depth, best move and score, every root move's score,
 and the node count (host_tests/test_fastpath_search.py drives this).
 """
 
+import gc
+
 from othello.geometry import geometry
 from othello.kernel import Kernel
 from othello.kernel_viper import ViperKernel
@@ -36,12 +38,14 @@ def _run(searcher, player, opponent, max_depth, node_limit, margin):
 
 def compare_all(cases):
     """cases: (blocked, player, opponent, anti, max_depth, node_limit, margin, edges); prints 'case <i> <result>'."""
-    made = {}
+    key = searchers = None
     for i, (blocked, player, opponent, anti, max_depth, node_limit, margin, edges) in enumerate(cases):
-        key = (blocked, anti, edges)
-        if key not in made:
-            made[key] = _searchers(blocked, anti, edges)
-        plain, fast = made[key]
+        if (blocked, anti, edges) != key:
+            key = (blocked, anti, edges)
+            searchers = None  # one pair at a time: two pairs do not fit the Pico's heap
+            gc.collect()
+            searchers = _searchers(blocked, anti, edges)
+        plain, fast = searchers
         a = _run(plain, player, opponent, max_depth, node_limit, margin)
         b = _run(fast, player, opponent, max_depth, node_limit, margin)
         assert a == b, "case %d: plain %r, viper %r" % (i, a, b)
