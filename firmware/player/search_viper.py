@@ -40,6 +40,7 @@ if sys.implementation.name != "micropython":
 import micropython  # noqa: E402
 from micropython import const  # noqa: E402
 
+from othello.kernel_viper import _legal  # noqa: E402
 from player.search import CHECK_EVERY, GENERATION_MASK, INFINITY, KIND_SOLVE, NO_MOVE, ORDER_DEPTH, TABLE_DEPTH  # noqa: E402
 from player.search import SearchStopped  # noqa: E402
 from player.evaluation import EDGE_OFFSET, EDGE_SCALE, WEIGHT_SHIFT, WEIGHTS_PER_BUCKET  # noqa: E402
@@ -168,8 +169,10 @@ class ViperMidgame:
     def _search(self, ply0: int, depth0: int, alpha0: int, beta0: int) -> int:
         """The search; alpha0, beta0 and the result are + _BIAS. Nodes and stopped go to cfg."""
         kernel = self.kernel
-        pos = ptr32(kernel._pos)
-        geo = ptr32(kernel._geo)
+        pos_obj = kernel._pos
+        geo_obj = kernel._geo
+        pos = ptr32(pos_obj)
+        geo = ptr32(geo_obj)
         moves = ptr8(kernel.move_list)
         de_bruijn = ptr8(kernel._de_bruijn)
         halves = ptr8(kernel._edge_halves)
@@ -672,89 +675,7 @@ class ViperMidgame:
                     tl &= rl
                     th &= rh
                 if not (ml | mh):
-                    ml = uint(0)
-                    mh = uint(0)
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 1)
-                    th = rh & (oh << 1)
-                    while tl | th:
-                        tl = tl << 1
-                        th = th << 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & (ol >> 1)
-                    th = rh & (oh >> 1)
-                    while tl | th:
-                        tl = tl >> 1
-                        th = th >> 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl
-                    rh = ph
-                    tl = rl & (ol << 8)
-                    th = rh & ((oh << 8) | (ol >> 24))
-                    while tl | th:
-                        th = (th << 8) | (tl >> 24)
-                        tl = tl << 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 8) | (oh << 24))
-                    th = rh & (oh >> 8)
-                    while tl | th:
-                        tl = (tl >> 8) | (th << 24)
-                        th = th >> 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 9)
-                    th = rh & ((oh << 9) | (ol >> 23))
-                    while tl | th:
-                        th = (th << 9) | (tl >> 23)
-                        tl = tl << 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 9) | (oh << 23))
-                    th = rh & (oh >> 9)
-                    while tl | th:
-                        tl = (tl >> 9) | (th << 23)
-                        th = th >> 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 7)
-                    th = rh & ((oh << 7) | (ol >> 25))
-                    while tl | th:
-                        th = (th << 7) | (tl >> 25)
-                        tl = tl << 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 7) | (oh << 25))
-                    th = rh & (oh >> 7)
-                    while tl | th:
-                        tl = (tl >> 7) | (th << 25)
-                        th = th >> 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    if not (ml | mh):
+                    if not int(_legal(pos_obj, at + 2, at, geo_obj)):  # rare: a call, not more code
                         # neither side can move: the game is over, empty squares to the winner
                         fl = pl
                         fh = ph
@@ -816,125 +737,15 @@ class ViperMidgame:
                         if square == table_move:
                             keys[base + i] = 0
                         elif depth >= _ORDER_DEPTH:
-                            # 1 + rank + 3 * the opponent's replies after the move
-                            bl = uint(0)
-                            bh = uint(0)
-                            if square < 32:
-                                bl = uint(1) << square
-                            else:
-                                bh = uint(1) << (square - 32)
-                            fl = uint(0)
-                            fh = uint(0)
-                            xl = (bl << 1) & not_a
-                            xh = (bh << 1) & not_a
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = (xl << 1) & not_a
-                                    xh = (xh << 1) & not_a
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl >> 1) & not_h
-                            xh = (bh >> 1) & not_h
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = (xl >> 1) & not_h
-                                    xh = (xh >> 1) & not_h
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 8) & full
-                            xh = ((bh << 8) | (bl >> 24)) & full
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 8) | (xl >> 24)) & full
-                                    xl = (xl << 8) & full
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 8) | (bh << 24)) & full
-                            xh = bh >> 8
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 8) | (xh << 24)) & full
-                                    xh = xh >> 8
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 9) & not_a
-                            xh = ((bh << 9) | (bl >> 23)) & not_a
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 9) | (xl >> 23)) & not_a
-                                    xl = (xl << 9) & not_a
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 9) | (bh << 23)) & not_h
-                            xh = (bh >> 9) & not_h
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 9) | (xh << 23)) & not_h
-                                    xh = (xh >> 9) & not_h
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 7) & not_h
-                            xh = ((bh << 7) | (bl >> 25)) & not_h
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 7) | (xl >> 25)) & not_h
-                                    xl = (xl << 7) & not_h
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 7) | (bh << 25)) & not_a
-                            xh = (bh >> 7) & not_a
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 7) | (xh << 25)) & not_a
-                                    xh = (xh >> 7) & not_a
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            cl = ol ^ fl
-                            ch = oh ^ fh
-                            dl = pl | fl | bl
-                            dh = ph | fh | bh
-                            gl = el ^ bl
-                            gh = eh ^ bh
+                            # 1 + rank + 3 * the opponent's replies after the move. These nodes are few:
+                            # the move is played by a call, which keeps 2 KB of code out of the heap.
+                            kernel.play(ply, square)
+                            cl = uint(pos[at + 4])
+                            ch = uint(pos[at + 5])
+                            dl = uint(pos[at + 6])
+                            dh = uint(pos[at + 7])
+                            gl = play_l & ((cl | dl) ^ full)
+                            gh = play_h & ((ch | dh) ^ full)
                             fl = uint(0)
                             fh = uint(0)
                             rl = dl & inner
