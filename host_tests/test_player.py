@@ -294,7 +294,7 @@ def test_hints_are_legal_on_every_variant():
                     board.pass_turn()
             if board.is_game_over():
                 continue
-            decision = hint(board, time_limit_ms=1000)  # a 1 s hint's budget: 1400 nodes
+            decision = hint(board, time_limit_ms=1000)  # a 1 s hint's budget: 7000 nodes
             assert isinstance(decision, Decision)
             if board.legal_moves():
                 assert board.is_legal(decision.square), variant
@@ -556,3 +556,36 @@ def test_hash_and_lock_tell_positions_apart():
     first = kernel.hash(0), kernel.lock(0)
     kernel.set_root(1 << 5, 1 << 31)
     assert (kernel.hash(0), kernel.lock(0)) != first
+
+
+# ----- forced moves -------------------------------------------------------------
+
+
+def forced_board(rng, moves, empties_range):
+    """A position from random play with exactly `moves` legal moves (0: a forced pass) and empties in range."""
+    while True:
+        board = Board()
+        while not board.is_game_over() and board.empties() >= empties_range[0]:
+            squares = board.legal_squares()
+            if len(squares) == moves and board.empties() <= empties_range[1] and not board.is_game_over():
+                return board
+            if squares:
+                board.play(rng.choice(squares))
+            else:
+                board.pass_turn()
+
+
+@pytest.mark.parametrize("moves", (0, 1))
+def test_a_forced_pass_or_single_move_is_answered_without_a_search(moves):
+    board = forced_board(random.Random(13 + moves), moves, (12, 16))  # inside the top level's solver range
+    decision = think(board, len(LEVELS), now=FakeClock())
+    expected = PASS if moves == 0 else board.legal_squares()[0]
+    assert decision.square == expected and decision.nodes == 0 and decision.elapsed_ms <= 5, decision
+    assert not decision.exact and isinstance(decision.score, float)  # the evaluation's estimate
+
+
+def test_a_single_move_that_ends_the_game_has_its_exact_score():
+    board = Board.from_position("XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOOXXXXXXX-OOOOOOO X")
+    decision = think(board, 1)
+    assert decision.square == 56 and decision.exact and decision.nodes == 0
+    assert decision.score == solve(board)[0]

@@ -27,7 +27,6 @@ SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stac
 # The viper solver keeps 2**9 entries (a lock and an entry word each) in the midgame table's locks, 4 KB
 # that the two share as they never run at once: a 14-empty solve stores about as many positions.
 SOLVER_TABLE_BITS = TABLE_BITS - 1
-SINGLE_MOVE_NODES = 200  # a forced move is played at once, after this much search for its score
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
 SOLVE_SHARE = 70  # percent of the time a solve may take before the midgame search takes over
 
@@ -108,6 +107,7 @@ class Engine:
         self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
         self.table = TranspositionTable(TABLE_BITS)
         self.searcher = Searcher(self.kernel, self.table, variant.anti)
+        self.searcher.fast = _fast_midgame(self.kernel, self.table, self.searcher.rank)
         self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
         self.solver_searches = self.table.searches  # the table's searches when the solver last used it
         self.book_discs = None  # the most discs of a book position, read from the book when first needed
@@ -164,6 +164,15 @@ def _fast_solver(board_geometry, table):
     except SyntaxError:  # a MicroPython build without viper, such as the WASI one
         return None
     return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table.locks)
+
+
+def _fast_midgame(kernel, table, rank):
+    """The viper midgame search over a viper kernel, else None: Searcher._pvs again, score, move and nodes."""
+    if kernel.name != "viper":
+        return None
+    from player.search_viper import ViperMidgame
+
+    return ViperMidgame(kernel, table, rank)
 
 
 _engine = [None]
@@ -230,6 +239,10 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
             return finish(found[0], found[1], False, 0, 0, True)
 
     count = searcher.set_root(board.player_discs(), board.opponent_discs())
+    if count <= 1:
+        # Nothing to choose: a forced pass or the only move is played at once, without a search.
+        square, score, exact = _forced(engine, count)
+        return finish(square, score, exact, 1, 0)
     empties = searcher.root_empties
     nodes = 0
     if empties <= level.exact:
@@ -250,16 +263,6 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     budget = level.nodes if node_limit is None else node_limit
     if empties <= level.exact and node_limit is None:
         budget = budget * (100 - SOLVE_SHARE) // 100
-    if count == 0:
-        # No move: the score is the opponent's view turned round (a quick search of its position).
-        engine.kernel.pass_move(0)
-        player, opponent = engine.kernel.position(1)
-        searcher.set_root(player, opponent)
-        searcher.start(min(budget, SINGLE_MOVE_NODES), deadline, now, should_stop)
-        depth = searcher.iterate(level.max_depth)
-        return finish(PASS, -searcher.best_score / DISC, False, depth, nodes + searcher.nodes)
-    if count == 1:
-        budget = min(budget, SINGLE_MOVE_NODES)
     noise = int(level.noise * DISC)
     searcher.start(budget, deadline, now, should_stop)
     # Only a move within twice the noise of the best can win the draw: those need exact scores.
@@ -270,6 +273,25 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
         square, score = _noisy_choice(searcher, noise, rng)
     exact = searcher.exact_result
     return finish(square, score // DISC if exact else score / DISC, exact, depth, nodes + searcher.nodes)
+
+
+def _forced(engine, count):
+    """(square, score, exact) for a root with `count` (0 or 1) moves: the pass or the move, unsearched.
+
+    The score is exact when the move ends the game, else the evaluation's
+    estimate of the position it leads to, from the mover's view.
+    """
+    kernel = engine.kernel
+    searcher = engine.searcher
+    if count == 0:
+        square = PASS
+        kernel.pass_move(0)
+    else:
+        square = searcher.root_moves[0]
+        kernel.play(0, square)
+    if kernel.mobility(1) == 0 and kernel.opponent_mobility(1) == 0:
+        return square, -searcher.final_score(1), True
+    return square, -searcher.evaluator.evaluate(kernel, 1) / DISC, False
 
 
 INFINITY_DISCS = 1000  # beyond any disc difference (10x10 has 100 squares)

@@ -6,7 +6,7 @@ Each level is a search budget and a style:
     time_ms      the device time budget per move (the hard deadline on the Pico)
     nodes        midgame search nodes: the budget that makes a level repeatable;
                  chosen so that the search uses about time_ms on the Pico
-                 (DEVICE_SEARCH_NODES_PER_S, measured as docs/BENCHMARKS.md says)
+                 (DEVICE_SEARCH_NODES_PER_S, measured as docs/DEVICE_SPEED.md says)
     max_depth    deepest midgame iteration
     exact        solve exactly when this many empty squares or fewer remain ...
     solve_nodes  ... within this many solver nodes (else the midgame move stands)
@@ -32,10 +32,12 @@ STYLE_PATTERN = "pattern"
 
 # The level budgets are these rates times each level's time (docs/BENCHMARKS.md,
 # "Computer player", has the measurements):
-# - midgame search nodes per second on the Pico with the viper kernel: the
-#   unix port runs the search at ~220,000 nodes/s, viper code and small-int
-#   Python run ~150-160 times slower on the Pico (PICO_FACTS);
-DEVICE_SEARCH_NODES_PER_S = 1400
+# - midgame search nodes per second on the Pico with the viper search
+#   (player/search_viper.py): the top level measured ~9,500 on the emulated
+#   Pico (docs/DEVICE_SPEED.md, tools/device_search.py); the levels count
+#   less (late-midgame positions run ~8,000), so the node budget, not the
+#   deadline, ends a search and a host replay of the level plays the device's move;
+DEVICE_SEARCH_NODES_PER_S = 7000
 # - the Pico solves endgames with the viper solver (player/endgame_viper.py),
 #   ~33,000 of its nodes per second; the plain solver that replays a level on
 #   the host needs up to 1.5 times as many nodes for the same endgame, so its

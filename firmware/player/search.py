@@ -146,6 +146,7 @@ class Searcher:
         self.outcome = None  # the solver's win (1) / draw (0) / loss (-1) once known, and its move
         self.outcome_square = NO_MOVE
         self.exact_result = False
+        self.fast = None  # a ViperMidgame (player.search_viper) that stands in for _pvs, where there is one
         self.start()
 
     # ----- limits ---------------------------------------------------------
@@ -168,6 +169,12 @@ class Searcher:
         """Let go of the callbacks start() was given (the searcher is kept from move to move)."""
         self.now = ticks_ms
         self.should_stop = None
+
+    def poll(self):
+        """Whether should_stop() or the deadline ends the search now: the fast search's look at them."""
+        if self.should_stop is not None and self.should_stop():
+            return True
+        return self.deadline is not None and ticks_diff(self.deadline, self.now()) <= 0
 
     def _checkpoint(self):
         # A new exception each time: one instance raised again keeps growing its traceback.
@@ -247,6 +254,9 @@ class Searcher:
     def _child(self, exact, depth, alpha, beta):
         if exact:
             return self._solve(1, self.root_empties - 1, alpha, beta)
+        fast = self.fast
+        if fast is not None and fast.handles(self.evaluator):
+            return fast.pvs(self, 1, depth - 1, alpha, beta)
         return self._pvs(1, depth - 1, alpha, beta)
 
     def _sort_root(self):
@@ -327,7 +337,7 @@ class Searcher:
         count = k.generate(ply)
         if count == 0:
             if k.opponent_mobility(ply) == 0:
-                return self._final(ply) * DISC
+                return self.final_score(ply) * DISC
             k.pass_move(ply)
             return -self._pvs(ply + 1, depth, -beta, -alpha)
         base = ply * k.stride
@@ -383,7 +393,7 @@ class Searcher:
             moves[j + 1] = square
             keys[j + 1] = key
 
-    def _final(self, ply):
+    def final_score(self, ply):
         """The finished game's score in discs for the side to move at `ply` (WOF: empties to the winner)."""
         k = self.kernel
         diff = k.discs(ply) - k.opponent_discs(ply)
@@ -417,14 +427,14 @@ class Searcher:
         count = k.generate(ply)
         if count == 0:
             if k.opponent_mobility(ply) == 0:
-                return self._final(ply)
+                return self.final_score(ply)
             k.pass_move(ply)
             return -self._solve(ply + 1, empties, -beta, -alpha)
         base = ply * k.stride
         moves = k.move_list
         if empties == 1:
             k.play(ply, moves[base])
-            return -self._final(ply + 1)
+            return -self.final_score(ply + 1)
         if count > 1 and empties >= SOLVE_ORDER_EMPTIES:
             self._order(ply, base, count, table_move, True)
         start_alpha = alpha

@@ -60,7 +60,7 @@ def solve_root(searcher, count, alpha, beta):
     if count == 0:
         k = searcher.kernel
         if k.opponent_mobility(0) == 0:
-            return searcher._final(0), None
+            return searcher.final_score(0), None
         k.pass_move(0)
         searcher.nodes += 1
         return -searcher._solve(1, searcher.root_empties, -beta, -alpha), PASS

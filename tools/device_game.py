@@ -1,0 +1,44 @@
+"""A whole game of the computer against itself through the player API, on the board it runs on.
+
+Run on the emulated Pico (docs/DEVICE_SPEED.md says how) or on a real one with
+`mpremote mount firmware run tools/device_game.py`. LEVEL plays both sides from the start, with
+rng_seed = the ply, so a rerun plays the same game. Prints `move <ply> <move> <depth> <nodes> <ms>
+<exact> <free heap after a collection>` per move and at the end `game_over <black> <white> worst_ms
+<ms> lowest_free <bytes>`.
+"""
+
+import gc
+
+from othello.board import PASS, Board
+from othello.variant import Variant
+
+import player
+
+LEVEL = 8
+
+
+def main():
+    player.prepare(Variant())
+    gc.collect()
+    lowest = gc.mem_free()
+    print("free_after_prepare", lowest)
+    board = Board()
+    worst = 0
+    ply = 0
+    while not board.is_game_over():
+        decision = player.think(board, LEVEL, rng_seed=ply)
+        if decision.square == PASS:
+            board.pass_turn()
+        else:
+            board.play(decision.square)
+        gc.collect()
+        free = gc.mem_free()
+        lowest = min(lowest, free)
+        worst = max(worst, decision.elapsed_ms)
+        print("move", ply, decision.move_name(), decision.depth, decision.nodes, decision.elapsed_ms, decision.exact,
+              free)
+        ply += 1
+    print("game_over", board.count(0), board.count(1), "worst_ms", worst, "lowest_free", lowest)
+
+
+main()
