@@ -163,7 +163,8 @@ class ReviewScreen(Screen):
         elif not self.game.future:
             lines.append(self.app.keymap.label(keys.OK) + ": sum up")
         else:
-            lines.append("End " + score_text(self.record))
+            result = score_text(self.record)  # the end, as the records list says it: "won 40-24" fits the panel
+            lines.append(result[0].upper() + result[1:])
         return lines
 
     def summary_lines(self):
