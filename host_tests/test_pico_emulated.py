@@ -19,6 +19,7 @@ import hw
 import pico_emulator
 from othello.game import Game
 from simulator import SimulatedDevice
+from test_fastpath_search import device_cases
 
 MISSING = pico_emulator.available()
 if MISSING and os.environ.get("CI") != "true":
@@ -26,6 +27,7 @@ if MISSING and os.environ.get("CI") != "true":
 
 BOARD = "pico_breadboard_i2c"
 TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_twins.py"
+SEARCH_TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_search.py"
 SIM = REFERENCE_IMAGES.parent.parent / "tools" / "sim"
 
 
@@ -138,6 +140,17 @@ print("twins ok", total)
         pico.enter_raw_repl()
         output = pico.run_script(script)
     assert "twins ok 200" in output
+
+
+def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
+    # Four of test_fastpath_search's device cases (a node budget ending an iteration, the weaker levels'
+    # margin, Anti-Othello with a black hole, discs on squares 31/32/63): the plain search is slow here.
+    cases = [device_cases()[i] for i in (3, 6, 11, 12)]
+    files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_search.py": SEARCH_TWINS.read_bytes()})
+    with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
+        pico.enter_raw_repl()
+        output = pico.run_script("import fastpath_search\nfastpath_search.compare_all(%r)\n" % (cases,))
+    assert "search twins ok %d" % len(cases) in output, output
 
 
 def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():

@@ -10,10 +10,12 @@ It prints one `name value` line per figure, like othello.bench:
 - perft from the start through that kernel (othello.perft), deepening until a depth takes a second:
   leaves, interior nodes per second, bytes allocated per node; a wrong count adds perft_WRONG_expected;
   with the viper kernel also othello.perft_viper, the one-loop device perft;
-- a fixed search: the top level (player.think) with a node limit on midgame positions of a fixed
-  game: search_nodes_per_s and search_ms_per_move (median), book moves left out;
+- a fixed search: the top level (player.think) with a node limit (the full run: the top level's own
+  node budget) on midgame positions of a fixed game: search_nodes_per_s and search_ms_per_move
+  (median), book moves left out;
 - every level as the game runs it (player.think with the level's own budgets and deadline) on
-  midgame positions of the same game: level_N_ms_per_move (median), its max and the level's budget;
+  midgame positions of the same game: its time and node budgets, how many moves its node budget
+  ended (the rest ended by depth or deadline), level_N_ms_per_move (median) and its max;
 - free_heap_start / free_heap_end: gc.mem_free() after imports and at the end.
 Garbage collection stays on throughout (the Pico's heap is small); only the allocation count of a
 depth-3 perft holds it off. --quick makes every workload tiny (for tests): a smoke check only.
@@ -31,7 +33,8 @@ from othello.variant import BLACK
 
 # Leaves of perft from the start, depth 0..9 (othello.perft's conventions).
 PERFT_LEAVES = (1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288)
-FULL = {"perft_ms": 1000, "perft_max_depth": 9, "search_plies": (20, 24, 28, 32, 36), "search_nodes": 2000,
+# search_nodes None: the top level's own node budget, so a searched position takes a whole top-level move.
+FULL = {"perft_ms": 1000, "perft_max_depth": 9, "search_plies": (20, 24, 28, 32, 36), "search_nodes": None,
         "level_plies": (22, 30, 38)}
 QUICK = {"perft_ms": 60000, "perft_max_depth": 3, "search_plies": (20, 30), "search_nodes": 60, "level_plies": ()}
 ALLOCATION_DEPTH = 3  # small enough that the plain kernel's garbage fits the Pico's heap uncollected
@@ -102,6 +105,7 @@ def search_figures(workload):
             raise  # the player is there but broken: say so
         return [("search", "skipped: no firmware/player")]
     top = len(player.LEVELS)
+    node_limit = workload["search_nodes"] or player.LEVELS[top - 1].nodes
     # Build the player's engine (tables, the top level's evaluation weights) first, as the game does:
     # its big blocks need a heap not yet fragmented, and its one-off cost is not a move's.
     player.think(Board(), top, node_limit=1, rng_seed=1)
@@ -112,7 +116,7 @@ def search_figures(workload):
         player_discs, opponent_discs, _ = game[ply]
         board = Board()
         board.set_discs(player_discs, opponent_discs, BLACK)
-        decision = player.think(board, top, node_limit=workload["search_nodes"],
+        decision = player.think(board, top, node_limit=node_limit,
                                 time_limit_ms=600000, rng_seed=1)
         if not decision.book:
             elapsed.append(decision.elapsed_ms)
@@ -123,7 +127,7 @@ def search_figures(workload):
     return [
         ("search_level", top),
         ("search_moves", len(elapsed)),
-        ("search_node_limit", workload["search_nodes"]),
+        ("search_node_limit", node_limit),
         ("search_nodes_per_s", searched * 1000 // max(sum(elapsed), 1)),
         ("search_ms_per_move", elapsed[len(elapsed) // 2]),
         ("search_ms_per_move_max", elapsed[-1]),
@@ -138,16 +142,20 @@ def level_figures(workload):
         return []
     game = bench.sample_positions(1)
     figures = []
-    for number in range(1, len(player.LEVELS) + 1) if workload["level_plies"] else ():
+    for level in player.LEVELS if workload["level_plies"] else ():
         elapsed = []
+        at_budget = 0
         for ply in workload["level_plies"]:
             player_discs, opponent_discs, _ = game[ply]
             board = Board()
             board.set_discs(player_discs, opponent_discs, BLACK)
-            elapsed.append(player.think(board, number, rng_seed=1).elapsed_ms)
+            decision = player.think(board, level.number, rng_seed=1)
+            elapsed.append(decision.elapsed_ms)
+            at_budget += decision.nodes >= level.nodes
         elapsed.sort()
-        prefix = "level_%d_" % number
-        figures += [(prefix + "budget_ms", player.LEVELS[number - 1].time_ms),
+        prefix = "level_%d_" % level.number
+        figures += [(prefix + "budget_ms", level.time_ms), (prefix + "budget_nodes", level.nodes),
+                    (prefix + "moves_ended_by_node_budget", "%d/%d" % (at_budget, len(elapsed))),
                     (prefix + "ms_per_move", elapsed[len(elapsed) // 2]), (prefix + "ms_per_move_max", elapsed[-1])]
     return figures
 

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The lowest free heap of a whole top-level game through the UI, on the emulated Pico.
+
+    .venv/bin/python tools/device_ui_heap.py [--level 8] [--period-ms 100]
+
+Powers up the `make flash` build through main.py (tools/pico_emulator.py) and starts a Computer demo
+with --level on both sides from the main menu with the buttons: the game screen, the player and the
+saves as in a game against the computer, with a search on every move. A machine.Timer, set up before
+main.py's own code runs, collects garbage every --period-ms of device time and keeps the lowest
+gc.mem_free() it sees; its callback runs between bytecodes, so it samples a search at its root (the
+viper loop below allocates nothing). Prints each new lowest free heap and each new slowest collection
+(us) as the device reports them, then `game_over <plies> plies <result>`, `lowest_free <bytes> at <ms>
+of device time` and `slowest_collect_us <us>`.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TOOLS))
+
+import pico_emulator  # noqa: E402
+from othello.game import Game  # noqa: E402
+
+BOARD = "pico_breadboard_i2c"
+SAMPLER = """import gc
+import machine
+import time
+_worst = [1 << 30, 0]  # the lowest free heap, the slowest collection
+
+
+def _sample(timer):
+    started = time.ticks_us()
+    gc.collect()
+    took = time.ticks_diff(time.ticks_us(), started)
+    free = gc.mem_free()
+    if took > _worst[1]:
+        _worst[1] = took
+        print("heap_slowest_collect_us", took, time.ticks_ms())
+    if free < _worst[0]:
+        _worst[0] = free
+        print("heap_lowest_free", free, time.ticks_ms())
+
+
+_heap_timer = machine.Timer(period=%d, mode=machine.Timer.PERIODIC, callback=_sample)
+"""
+
+
+def saved_game(pico):
+    data = pico.flash_files().get("data/game.json")
+    return None if data is None else json.loads(data)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", type=int, default=8, choices=range(1, 9), metavar="1-8")
+    parser.add_argument("--period-ms", type=int, default=100, help="device ms between heap samples")
+    args = parser.parse_args()
+    files = pico_emulator.build_files(BOARD)
+    files["/main.py"] = (SAMPLER % args.period_ms).encode() + files["/main.py"]
+    with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
+        pico.power_on()
+        pico.run_for(3000)  # the main menu is ready 1.5 s after power-up
+        # Computer demo (the third item without a saved game); its levels start at 1 and 3, cycling 1-8.
+        steps = (("down", 2), ("a", 1), ("left", (1 - args.level) % 8), ("down", 1), ("left", (3 - args.level) % 8),
+                 ("down", 1), ("a", 1))
+        for name, count in steps:
+            for _ in range(count):
+                pico.tap(name, 100, 400)
+        pico.run_for(500)
+        data = saved_game(pico)
+        if data is None or data["players"] != [args.level, args.level]:
+            raise SystemExit("the demo did not start as planned: %r\n%s" % (data, pico.console))
+        for _ in range(60):  # 61 plies at most 2.5 s each and the demo's pace of 0.8 s
+            pico.run_for(5000)
+            data = saved_game(pico)
+            game = Game.from_dict(data["game"])
+            print("ply", len(data["game"]["moves"]), "at", pico.now, "ms", file=sys.stderr)
+            if "Traceback" in pico.console:
+                raise SystemExit(pico.console)
+            if game.is_over():
+                break
+        else:
+            raise SystemExit("the game did not end in 300 s of device time:\n" + pico.console)
+        pico.run_for(2000)  # the result screen
+        lines = [line for line in pico.console.splitlines() if line.startswith("heap_")]
+        print("\n".join(lines))
+        print("game_over", len(data["game"]["moves"]), "plies", game.result())
+        free, at = [line for line in lines if line.startswith("heap_lowest_free")][-1].split()[1:3]
+        print("lowest_free", free, "at", at, "ms of device time")
+        print("slowest_collect_us", [line for line in lines if line.startswith("heap_slowest")][-1].split()[1])
+
+
+if __name__ == "__main__":
+    main()
