@@ -121,6 +121,18 @@ class Review:
         """(best square, score, exact) for the side to move on `board`; None if stopped."""
         if board.is_game_over():
             return None, disc_difference(board.result(), board.turn), True
+        squares = board.legal_squares()
+        if len(squares) <= 1:
+            # The player answers a forced move at once with an estimate: the value is the next position's.
+            after = board.copy()
+            if squares:
+                after.play(squares[0])
+            else:
+                after.pass_turn()
+            found = self.judge(after, should_stop)
+            if found is None:
+                return None
+            return (squares[0] if squares else PASS), -found[1], found[2]
 
         def stop():
             if should_stop is not None and should_stop():
