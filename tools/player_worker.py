@@ -53,7 +53,8 @@ class BudgetedSolver:
             return self.solver.solve(player, opponent, anti, alpha, beta, node_limit, should_stop)
         finally:
             self.used += self.solver.nodes
-            self.left -= self.solver.nodes
+            if self.budget is not None:
+                self.left -= self.solver.nodes
 
     def __getattr__(self, name):
         return getattr(self.solver, name)

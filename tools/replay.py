@@ -20,8 +20,6 @@ depth limit or its deadline) and the host's.
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -32,12 +30,11 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
         sys.path.insert(0, _path)
 
 from player.engine import SOLVE_SHARE  # noqa: E402
+from player_process import PlayerProcess, WorkerError  # noqa: E402
 from player.levels import LEVELS  # noqa: E402
 
 DEVICE_SCRIPT = TOOLS / "device_replay.py"
 OPENINGS_FILE = TOOLS / "match_openings.txt"
-WORKER = TOOLS / "player_worker.py"
-FIRMWARE = REPO / "firmware"
 OVERRUN_MS = 50  # issue 13: no move may take more than its level's time plus this
 
 
@@ -151,40 +148,6 @@ def read_log(path):
     return moves
 
 
-class Worker:
-    """tools/player_worker.py for one firmware tree under one interpreter: think(position, ...) -> words."""
-
-    def __init__(self, firmware=FIRMWARE, interpreter="cpython"):
-        env = dict(os.environ)
-        if interpreter == "unix":
-            import micropython_runner
-
-            command = [micropython_runner.unix_binary(), str(WORKER)]
-            env["MICROPYPATH"] = str(firmware)
-        else:
-            command = [sys.executable, str(WORKER)]
-            env["PYTHONPATH"] = str(firmware)
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
-                                        cwd=str(REPO))
-
-    def think(self, position, seed, level, nodes=None, solver_nodes=None):
-        """(move, depth, nodes, solver nodes, exact, book, score) of the level's move."""
-        self.process.stdin.write("think %s %d %d %s %s\n" % (position, seed, level, nodes or "-", solver_nodes or "-"))
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        words = line.split()
-        if not words or words[0] != "decision":
-            self.close()
-            raise ReplayError("the player worker failed on %r: %s" % (position, line.strip() or "no answer"))
-        return (words[1], int(words[2]), int(words[3]), int(words[4]), words[5] == "1", words[6] == "1",
-                float(words[7]))
-
-    def close(self):
-        if self.process.poll() is None:
-            self.process.stdin.close()
-            self.process.wait()
-
-
 def how_decided(level, depth, nodes, solver_nodes, exact, book):
     """What chose a move: book, forced, solved, proven (win/draw, margin unknown) or the midgame search and
     what ended it (budget, depth, or deadline: neither), with the solve that did not finish first if any."""
@@ -215,7 +178,7 @@ def check(args):
         moves += read_log(path)
     if not moves:
         raise ReplayError("no moves in %s" % ", ".join(args.logs))
-    worker = Worker(interpreter=args.interpreter)
+    worker = PlayerProcess(interpreter=args.interpreter)
     rows = {}
     try:
         for index, move in enumerate(moves, 1):
@@ -291,7 +254,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except ReplayError as error:
+    except (ReplayError, WorkerError) as error:
         print("replay: %s" % error, file=sys.stderr)
         return 2
     except KeyboardInterrupt:

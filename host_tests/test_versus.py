@@ -1,0 +1,125 @@
+"""tools/versus.py (this tree against another revision's firmware), tools/player_worker.py and tools/replay.py."""
+
+import json
+import subprocess
+
+import pytest
+
+import replay
+import versus
+from othello.board import Board
+from player_process import PlayerProcess
+
+REPO = versus.REPO
+OLD_TOP_LEVEL = "d2c6081"  # issue 13's yardstick: the top level before the viper search
+# 12 empties, Black to move, from a level 5 game: level 8 solves from 14 empties.
+ENDGAME = "X-O--X--OXOXX--XOOXXXXXXOXOXXXOXOXOOXOOX-OXXXXOXO-XXXX--XXXXXXX- X"
+OPENING = "-------------------X-------XX-----OXOOO---OO------O-O----------- X"
+
+
+def has_commit(revision):
+    return subprocess.run(["git", "cat-file", "-e", revision + "^{commit}"], cwd=str(REPO),
+                          capture_output=True).returncode == 0
+
+
+def run_versus(capsys, *arguments):
+    status = versus.main(list(arguments))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def replayed(board_text, moves):
+    """The board after playing `moves` (the match's words, passes included) from `board_text`."""
+    board = Board.from_position(board_text)
+    for move in moves.split():
+        if move == "pass":
+            board.pass_turn()
+        else:
+            board.play(move)
+    return board
+
+
+@pytest.mark.parametrize("revision", ["HEAD", OLD_TOP_LEVEL])
+def test_a_short_match_against_a_revision_plays_whole_games_and_replays_exactly(capsys, revision):
+    if not has_commit(revision):
+        pytest.skip("%s is not in this clone's history" % revision)
+    arguments = [revision, "--games", "2", "--nodes", "300", "--rev-nodes", "200", "--solver-nodes", "3000",
+                 "--rev-solver-nodes", "3000", "--json"]
+    status, out, err = run_versus(capsys, *arguments)
+    assert status == 0, err
+    summary = json.loads(out)
+    assert summary["games"] == 2 and len(summary["results"]) == 2
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 2
+    assert summary["this_tree"]["midgame_nodes"] == 300 and summary["revision_side"]["midgame_nodes"] == 200
+    first, second = summary["results"]
+    assert first["opening"] == second["opening"]  # one opening, once with either colour
+    assert first["black"] == "this tree" and second["white"] == "this tree"
+    for game in summary["results"]:
+        board = replayed(game["opening"], game["moves"])
+        assert board.is_game_over()
+        assert (board.count(0), board.count(1)) == (game["black_discs"], game["white_discs"])
+    assert "game 1" in err and "game 2" in err  # progress on stderr
+    # Node budgets, no deadline: the same games again.
+    again = json.loads(run_versus(capsys, *arguments)[1])
+    assert [game["moves"] for game in again["results"]] == [game["moves"] for game in summary["results"]]
+
+
+def test_versus_refuses_bad_input_with_a_clear_message(capsys):
+    status, _, err = run_versus(capsys, "no-such-revision-xyz", "--games", "2")
+    assert status == 2 and "not a commit" in err and "Traceback" not in err
+    with pytest.raises(SystemExit):
+        versus.main(["HEAD", "--games", "0"])
+    assert "at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        versus.main(["HEAD", "--games", "201"])
+    assert "at most 200" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("interpreter", ["unix", "cpython"])
+def test_the_worker_gives_the_solver_its_budget_and_the_search_the_rest(interpreter):
+    with PlayerProcess(interpreter=interpreter) as player:
+        # A solve cut short by its budget leaves the move to the midgame search with 30% of its nodes.
+        _, _, nodes, solver_nodes, exact, _, _ = player.think(ENDGAME, 1, 8, nodes=1000, solver_nodes=50)
+        assert not exact and solver_nodes == 50 and nodes - solver_nodes == 300
+        # (First: the viper solver keeps its table from one solve to the next, as on the device.)
+        move, depth, nodes, solver_nodes, exact, book, score = player.think(ENDGAME, 1, 8)
+        assert exact and solver_nodes == nodes > 0 and depth == 12
+        # A bad request is answered with an error, and the worker goes on.
+        player.process.stdin.write("think nonsense\n")
+        player.process.stdin.flush()
+        assert player.process.stdout.readline().startswith("error ")
+        assert player.think(ENDGAME, 1, 8)[0] == move
+
+
+def test_replay_check_finds_equal_and_different_moves(tmp_path, capsys):
+    # The device's moves as the unix port's viper code plays them, logged as tools/device_replay.py does.
+    with PlayerProcess(interpreter="unix") as device:
+        solved = device.think(ENDGAME, 7, 8)
+        midgame = device.think(OPENING, 8, 5)
+    squares, side = ENDGAME.split()
+    lines = ["move 8 0 0 %s %s 7 %s %d %d %d 900 1 0" % (squares, side, solved[0], solved[1], solved[2], solved[3])]
+    opening = OPENING.split()
+    lines.append("move 5 0 0 %s %s 8 %s %d %d %d 410 0 %d" % (opening[0], opening[1], midgame[0], midgame[1],
+                                                             midgame[2], midgame[3], midgame[5]))
+    # The same position with a move the host does not play, 500 ms: over the level's 400 ms + 50.
+    other = "a1" if midgame[0] != "a1" else "h8"
+    lines.append("move 5 0 1 %s %s 8 %s 3 1500 0 500 0 0" % (opening[0], opening[1], other))
+    log = tmp_path / "device.log"
+    log.write_text("\n".join(lines) + "\n")
+    assert replay.main(["check", str(log), "--json"]) == 0
+    levels = {row["level"]: row for row in json.loads(capsys.readouterr().out)["levels"]}
+    assert levels[8]["moves"] == levels[8]["equal"] == 1
+    assert levels[5]["moves"] == 2 and levels[5]["equal"] == 1
+    differ = levels[5]["differ"][0]
+    assert differ["device"] == other and differ["device_how"] == "search to deadline"
+    assert levels[5]["worst_ms"] == 500 and levels[5]["over_time_plus_50"] == 1
+
+
+def test_replay_refuses_a_damaged_log(tmp_path, capsys):
+    log = tmp_path / "device.log"
+    log.write_text("move 8 0 0 not enough words\n")
+    assert replay.main(["check", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1" in err and "Traceback" not in err
+    assert replay.main(["check", str(tmp_path / "missing.log")]) == 2
+    assert "no log" in capsys.readouterr().err
