@@ -29,6 +29,7 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
+from cli.values import whole_number  # noqa: E402
 from player.engine import SOLVE_SHARE  # noqa: E402
 from player_process import PlayerProcess, WorkerError  # noqa: E402
 from player.levels import LEVELS  # noqa: E402
@@ -239,9 +240,9 @@ def main(argv=None):
     play_parser = commands.add_parser("play", help="games on the emulated Pico, every move logged")
     play_parser.add_argument("--levels", type=level_list, default=level_list("1-%d" % len(LEVELS)), metavar="L",
                              help="levels to play, e.g. 1-8 (the default) or 5,8")
-    play_parser.add_argument("--games", type=int, choices=range(1, 101), default=1, metavar="N",
+    play_parser.add_argument("--games", type=whole_number(1, 100, "tools/match_openings.txt holds 100 openings"), default=1, metavar="N",
                              help="games per level (1-100, default 1), from the first N balanced openings")
-    play_parser.add_argument("--seed", type=int, default=1, help="seed of the levels' errors and book choices")
+    play_parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the levels' errors and book choices")
     play_parser.add_argument("--log", required=True, help="the log to write (e.g. build/replay/level8.log)")
     play_parser.set_defaults(func=play)
     check_parser = commands.add_parser("check", help="replay every logged move on the host and compare")

@@ -45,6 +45,7 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
         sys.path.insert(0, _path)
 
 from cli.player import elo_from, openings  # noqa: E402
+from cli.values import COUNT, LEVEL, whole_number  # noqa: E402
 from othello.board import Board, IllegalMoveError  # noqa: E402
 from othello.variant import BLACK, WHITE, Variant  # noqa: E402
 from player.engine import SOLVE_SHARE  # noqa: E402
@@ -267,56 +268,28 @@ def run(args):
     return 0
 
 
-def count(low):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError("%r is not a whole number" % text)
-        if value < low:
-            raise argparse.ArgumentTypeError("must be at least %d, not %s" % (low, text))
-        return value
-
-    return parse
-
-
-def level_number(text):
-    value = count(1)(text)
-    if value > len(LEVELS):
-        raise argparse.ArgumentTypeError("levels are 1 to %d, not %s" % (len(LEVELS), text))
-    return value
-
-
-def games_count(text):
-    value = count(1)(text)
-    if value > MAX_GAMES:
-        raise argparse.ArgumentTypeError("at most %d games (each of the 100 balanced openings twice), not %s" % (
-            MAX_GAMES, text))
-    return value
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n", 2)[2])
     parser.add_argument("revision", metavar="REV", help="the other side's git revision (e.g. d2c6081)")
-    parser.add_argument("--games", type=games_count, default=20, metavar="N", help="games (1-%d, default 20)"
+    parser.add_argument("--games", type=whole_number(1, MAX_GAMES, "each of the 100 balanced openings twice"), default=20, metavar="N", help="games (1-%d, default 20)"
                         % MAX_GAMES)
-    parser.add_argument("--level", type=level_number, default=len(LEVELS), metavar="L",
+    parser.add_argument("--level", type=LEVEL, default=len(LEVELS), metavar="L",
                         help="this tree's level (default %d)" % len(LEVELS))
-    parser.add_argument("--nodes", type=count(1), metavar="N", help="this tree's midgame node budget "
+    parser.add_argument("--nodes", type=COUNT, metavar="N", help="this tree's midgame node budget "
                         "(default: its level's, %d at level %d)" % (LEVELS[-1].nodes, len(LEVELS)))
-    parser.add_argument("--solver-nodes", type=count(0), metavar="N", help="this tree's solver nodes a move "
+    parser.add_argument("--solver-nodes", type=whole_number(0), metavar="N", help="this tree's solver nodes a move "
                         "(default: its level's solve time at %d nodes/s; 0: no cap)" % VIPER_SOLVER_NODES_PER_S)
-    parser.add_argument("--rev-level", type=level_number, metavar="L", help="the revision's level (default: --level)")
-    parser.add_argument("--rev-nodes", type=count(1), default=REV_TOP_LEVEL_NODES, metavar="N",
+    parser.add_argument("--rev-level", type=LEVEL, metavar="L", help="the revision's level (default: --level)")
+    parser.add_argument("--rev-nodes", type=COUNT, default=REV_TOP_LEVEL_NODES, metavar="N",
                         help="the revision's midgame node budget (default %d: what d2c6081's top level reached "
                         "on the Pico)" % REV_TOP_LEVEL_NODES)
-    parser.add_argument("--rev-solver-nodes", type=count(0), metavar="N", help="the revision's solver nodes a move "
+    parser.add_argument("--rev-solver-nodes", type=whole_number(0), metavar="N", help="the revision's solver nodes a move "
                         "(default: its level's solve time at %d nodes/s; 0: no cap)" % VIPER_SOLVER_NODES_PER_S)
-    parser.add_argument("--seed", type=count(0), default=1, metavar="S", help="seed of the openings' order and "
+    parser.add_argument("--seed", type=whole_number(0), default=1, metavar="S", help="seed of the openings' order and "
                         "the levels' choices (default 1)")
-    parser.add_argument("--jobs", type=count(1), default=2, metavar="N", help="games at a time (default 2)")
+    parser.add_argument("--jobs", type=COUNT, default=2, metavar="N", help="games at a time (default 2)")
     parser.add_argument("--interpreter", choices=("unix", "cpython"), default="unix",
                         help="unix: MicroPython's unix port, the device's viper code (default); cpython: the "
                         "plain code")
