@@ -8,6 +8,7 @@ import pytest
 import replay
 import versus
 from othello.board import Board
+from othello.notation import square_name
 from player_process import PlayerProcess
 
 REPO = versus.REPO
@@ -104,14 +105,20 @@ def test_replay_check_finds_equal_and_different_moves(tmp_path, capsys):
     # The same position with a move the host does not play, 500 ms: over the level's 400 ms + 50.
     other = "a1" if midgame[0] != "a1" else "h8"
     lines.append("move 5 0 1 %s %s 8 %s 3 1500 0 500 0 0" % (opening[0], opening[1], other))
+    # A solved move the host does not play: the check gives the exact result of both.
+    board = Board.from_position(ENDGAME)
+    another = next(name for name in (square_name(square) for square in board.legal_squares()) if name != solved[0])
+    lines.append("move 8 0 1 %s %s 7 %s 12 100 100 50 1 0" % (squares, side, another))
     log = tmp_path / "device.log"
     log.write_text("\n".join(lines) + "\n")
     assert replay.main(["check", str(log), "--json"]) == 0
     levels = {row["level"]: row for row in json.loads(capsys.readouterr().out)["levels"]}
-    assert levels[8]["moves"] == levels[8]["equal"] == 1
+    assert levels[8]["moves"] == 2 and levels[8]["equal"] == 1
+    assert levels[8]["differ"][0]["why"].startswith("both solved")
     assert levels[5]["moves"] == 2 and levels[5]["equal"] == 1
     differ = levels[5]["differ"][0]
     assert differ["device"] == other and differ["device_how"] == "search to deadline"
+    assert "deadline" in differ["why"]
     assert levels[5]["worst_ms"] == 500 and levels[5]["over_time_plus_50"] == 1
 
 

@@ -171,6 +171,41 @@ def how_decided(level, depth, nodes, solver_nodes, exact, book):
     return ("unsolved, then search to " if solver_nodes else "search to ") + ended
 
 
+def exact_value(position, move):
+    """The perfect-play result of playing `move` in `position`, from the mover's view (the plain solver)."""
+    from othello.board import Board
+    from othello.variant import BLACK
+    from player import solve
+
+    board = Board.from_position(position)
+    mover = board.turn
+    if move == "pass":
+        board.pass_turn()
+    else:
+        board.play(move)
+    if board.is_game_over():
+        result = board.result()
+        return (result.black - result.white) * (1 if mover == BLACK else -1)
+    return -solve(board)[0]
+
+
+def why_different(move, device_how, host_how, host):
+    """Why the device's move is not the host's: a deadline, a budget, or two best moves of one exact result."""
+    if device_how.startswith("unsolved") and host_how == "solved":
+        return "the device's solve was stopped by its deadline (%d%% of the time); the host solved" % SOLVE_SHARE
+    if "deadline" in device_how:
+        return "the device's search was stopped by its deadline before its node budget"
+    if host_how.startswith("unsolved") and device_how in ("solved", "proven"):
+        return "the host's solver ran out of its node budget; the device solved"
+    if device_how == host_how == "solved":
+        device_value = exact_value(move.position, move.move)
+        host_value = int(host[6])
+        if device_value == host_value:
+            return "both solved: two best moves of the same result (%+d); the solvers' move orders differ" % host_value
+        return "both solved, different results: device %+d, host %+d" % (device_value, host_value)
+    return "the same budgets searched differently (device %s, host %s)" % (device_how, host_how)
+
+
 def check(args):
     moves = []
     for path in args.logs:
@@ -205,7 +240,8 @@ def check(args):
                     "game": move.game, "ply": move.ply, "empties": move.empties, "position": move.position,
                     "seed": move.seed, "device": move.move, "device_how": device_how, "device_nodes": move.nodes,
                     "device_solver_nodes": move.solver_nodes, "device_ms": move.ms, "host": host[0],
-                    "host_how": host_how, "host_nodes": host[2], "host_solver_nodes": host[3]})
+                    "host_how": host_how, "host_nodes": host[2], "host_solver_nodes": host[3],
+                    "why": why_different(move, device_how, host_how, host)})
             if index % 10 == 0 or index == len(moves):
                 sys.stderr.write("check: %d/%d moves replayed\n" % (index, len(moves)))
                 sys.stderr.flush()
@@ -229,6 +265,7 @@ def check(args):
                       differ["game"], differ["ply"], differ["empties"], differ["device"], differ["device_how"],
                       differ["device_nodes"], differ["device_solver_nodes"], differ["device_ms"], differ["host"],
                       differ["host_how"], differ["host_nodes"], differ["host_solver_nodes"]))
+            print("    why: %s" % differ["why"])
     return 0
 
 
