@@ -130,3 +130,21 @@ def test_replay_refuses_a_damaged_log(tmp_path, capsys):
     assert "line 1" in err and "Traceback" not in err
     assert replay.main(["check", str(tmp_path / "missing.log")]) == 2
     assert "no log" in capsys.readouterr().err
+
+
+def test_the_device_script_logs_a_game_that_the_host_replays(tmp_path, capsys):
+    import micropython_runner
+
+    settings = "LEVEL_NUMBERS = [1]\nOPENINGS = [%r]\nSEED = 3\n" % OPENING
+    output = micropython_runner.run_unix(settings + replay.DEVICE_SCRIPT.read_text())
+    log = tmp_path / "device.log"
+    log.write_text(output)
+    moves = replay.read_log(log)
+    board = Board.from_position(OPENING)
+    for move in moves:  # the logged positions are the game's, one after another
+        assert move.position == board.position() and move.seed == 300000 + 1000 + move.ply
+        board.pass_turn() if move.move == "pass" else board.play(move.move)
+    assert board.is_game_over() and output.split()[-1] == "done"
+    assert replay.main(["check", str(log), "--json"]) == 0
+    (level,) = json.loads(capsys.readouterr().out)["levels"]
+    assert level["level"] == 1 and level["moves"] == len(moves) == level["equal"]
