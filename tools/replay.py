@@ -191,7 +191,7 @@ def exact_value(position, move):
 
 def why_different(move, device_how, host_how, host):
     """Why the device's move is not the host's: a deadline, a budget, or two best moves of one exact result."""
-    if device_how.startswith("unsolved") and host_how == "solved":
+    if (device_how.startswith("unsolved") or device_how == "proven") and host_how == "solved":
         return "the device's solve was stopped by its deadline (%d%% of the time); the host solved" % SOLVE_SHARE
     if "deadline" in device_how:
         return "the device's search was stopped by its deadline before its node budget"
@@ -225,10 +225,13 @@ def check(args):
             row = rows.setdefault(move.level, {"level": move.level, "time_ms": level.time_ms, "moves": 0,
                                                "equal": 0, "searched": 0, "worst_ms": 0, "worst_at": None,
                                                "over_time_plus_50": 0, "device_ended_by_deadline": 0,
-                                               "differ": []})
+                                               "device_how": {}, "differ": []})
+            row["device_how"][device_how] = row["device_how"].get(device_how, 0) + 1
             row["moves"] += 1
             row["searched"] += device_how not in ("book", "forced")
-            row["device_ended_by_deadline"] += "deadline" in device_how or device_how.startswith("unsolved")
+            # The device's viper solver has no node budget of its own: a solve that did not finish hit the deadline.
+            row["device_ended_by_deadline"] += ("deadline" in device_how or device_how.startswith("unsolved")
+                                                or device_how == "proven")
             if move.ms > row["worst_ms"]:
                 row["worst_ms"] = move.ms
                 row["worst_at"] = "game %d ply %d (%d empties, %s)" % (move.game, move.ply, move.empties, device_how)
@@ -258,7 +261,9 @@ def check(args):
             row["level"], row["moves"], row["searched"], row["equal"], 100.0 * row["equal"] / row["moves"],
             row["worst_ms"], row["time_ms"], row["over_time_plus_50"], row["device_ended_by_deadline"]))
     for row in report:
-        print("level %d worst move: %d ms at %s" % (row["level"], row["worst_ms"], row["worst_at"]))
+        print("level %d: %s; worst move %d ms at %s" % (
+            row["level"], ", ".join("%s %d" % item for item in sorted(row["device_how"].items())), row["worst_ms"],
+            row["worst_at"]))
         for differ in row["differ"]:
             print("  differs: game %d ply %d (%d empties): device %s (%s, %d nodes, %d of them solver, %d ms), "
                   "host %s (%s, %d nodes, %d of them solver)" % (
