@@ -201,7 +201,8 @@ def why_different(move, device_how, host_how, host):
         device_value = exact_value(move.position, move.move)
         host_value = int(host[6])
         if device_value == host_value:
-            return "both solved: two best moves of the same result (%+d); the solvers' move orders differ" % host_value
+            return ("both solved: two best moves of the same result (%+d); which one a solver plays depends on its "
+                    "move order and on what its table holds from earlier solves" % host_value)
         return "both solved, different results: device %+d, host %+d" % (device_value, host_value)
     return "the same budgets searched differently (device %s, host %s)" % (device_how, host_how)
 
