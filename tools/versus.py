@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The firmware of this tree against the firmware of another git revision, each at its device-time budget.
 
-    tools/versus.py d2c6081 --games 200            issue 13's strength target: today's top level against d2c6081's
-    tools/versus.py d2c6081 --games 2 --nodes 500 --rev-nodes 200 --solver-nodes 1000 --rev-solver-nodes 1000
+    .venv/bin/python tools/versus.py d2c6081 --games 200            issue 13's strength target: today's top level against d2c6081's
+    .venv/bin/python tools/versus.py d2c6081 --games 2 --nodes 500 --rev-nodes 200 --solver-nodes 1000 --rev-solver-nodes 1000
 
 The revision's `firmware/` is exported with `git archive` into build/versus/<commit>/ (once). Each side is
 its own player process (tools/player_worker.py): MicroPython's unix port by default, so each runs its own
