@@ -80,12 +80,19 @@ def test_the_builder_makes_the_same_set_from_the_same_seed(tmp_path):
     import build_puzzles
 
     first, second = tmp_path / "a.bin", tmp_path / "b.bin"
-    for out in (first, second):
-        assert build_puzzles.main(["--seed", "7", "--counts", "3", "2", "0", "--out", str(out)]) == 0
+    for out, jobs in ((first, "1"), (second, "2")):  # the batches differ with the jobs: the set does not
+        assert build_puzzles.main(["--seed", "7", "--counts", "3", "2", "0", "--jobs", jobs, "--out", str(out)]) == 0
     assert first.read_bytes() == second.read_bytes()
     puzzles = PuzzleSet(io.BytesIO(first.read_bytes()))
     assert puzzles.count == 5
     assert [difficulty_of(puzzles.read(i).empties()) for i in range(5)] == [0, 0, 0, 1, 1]
+    for index in range(5):  # the filter: the answer matters, no landslide; the scores proved by the plain solver
+        puzzle = puzzles.read(index)
+        assert build_puzzles.claims_hold(puzzle.scores, MAX_MOVES), index
+        scores = [score for _, score in puzzle.scores]
+        assert puzzle.best() - max(score for score in scores if score < puzzle.best()) >= build_puzzles.MARGIN
+        assert min(scores) <= build_puzzles.LANDSLIDE and puzzle.best() >= -build_puzzles.LANDSLIDE
+        assert build_puzzles.plain_scores(puzzle) == puzzle.scores
 
 
 ON_MICROPYTHON = """

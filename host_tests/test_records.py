@@ -2,11 +2,13 @@
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from cli import main
+from othello.game import Game
 from othello.variant import Variant
 from test_review import random_ending
 from ui.store import RECORDS_KEPT
@@ -141,19 +143,78 @@ def test_no_board_is_a_clear_error(board, monkeypatch, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+def parse_ggf(text):
+    """The games of a GGF text, read as the format says (skatgame.net/mburo/ggsa/ggf), not as cli.records
+    writes it: each game between `(;` and `;)`, properties NAME[value] in any order and spacing, the moves
+    B[..] and W[..] in order. [({property: value}, [(colour letter, move)])]."""
+    games = []
+    for body in re.findall(r"\(;(.*?);\)", text, re.S):
+        properties, moves = {}, []
+        for name, value in re.findall(r"([A-Z]+)\[([^\]]*)\]", body):
+            if name in ("B", "W"):
+                moves.append((name, value.split("/")[0]))  # a move may carry /evaluation/time
+            else:
+                assert name not in properties, name
+                properties[name] = value
+        games.append((properties, moves))
+    return games
+
+
+def replay_ggf(properties, moves):
+    """(the start position, the Game) a GGF game describes, played on our rules engine from its BO start."""
+    from othello.notation import parse_square
+
+    words = properties["BO"].split()
+    size = int(words[0])
+    rows, to_move = words[1:-1], words[-1]
+    assert len(rows) == size and all(len(row) == size for row in rows), properties["BO"]
+    cells = "".join(rows).replace("*", "X")
+    game_type = properties["TY"]
+    variant = Variant(size=size, anti=game_type.endswith("a"))
+    assert game_type.rstrip("a") == str(size)
+    start = "%s %s" % (cells, "X" if to_move == "*" else "O")
+    game = Game(variant, None, start=start)
+    for colour, move in moves:
+        assert "BW".index(colour) == game.board.turn, (colour, move)
+        if move.upper() == "PA":
+            assert game.board.must_pass()
+            game.pass_turn()
+        else:
+            game.play(parse_square(move.lower(), size))
+    return Game(variant, None, start=start).board.position(), game
+
+
 def test_pull_as_ggf_for_other_programs(board, capsys):
-    records = [game_record(6), game_record(7, variant=Variant(black_hole=19))]
+    from othello.scoring import END_TIME
+
+    timed = game_record(8)
+    timed["t"] = timed["t"][:20]
+    timed["r"] = [1, 9, 13, END_TIME]
+    records = [game_record(6), game_record(7, variant=Variant(black_hole=19)),
+               game_record(9, variant=Variant(size=6, anti=True)), timed]
+    start, transcript = random_ending(3, 12)  # from a set-up position, passes and all
+    ending = Game(Variant(), None, start=start)
+    ending.play_transcript(transcript)
+    end = ending.result()
+    records.append({"v": Variant().to_dict(), "s": start, "t": transcript, "p": ["A[1]", "B"],
+                    "r": [end.winner, end.black, end.white, end.reason]})
     put_on_board(board, records)
     assert main(["records", "pull", "--ggf"]) == 0
     captured = capsys.readouterr()
-    games = captured.out.splitlines()
-    assert len(games) == 1 and "black hole" in captured.err
-    game = games[0]
-    assert game.startswith("(;GM[Othello]PC[Pocket Othello]PB[You]PW[L7]RE[")
-    start = "-" * 27 + "O*" + "-" * 6 + "*O" + "-" * 27
-    assert "TY[8]BO[8 %s *]" % start in game and game.endswith(";)")
-    moves = [part[:part.index("]")] for part in game.split("]", 7)[-1].split("[")[1:]]
-    played = [move for move in moves if move != "PA"]
-    assert "".join(played).lower() == records[0]["t"]
-    black, white = records[0]["r"][1], records[0]["r"][2]
-    assert "RE[%+d.000]" % (black - white) in game
+    assert "game 2 has a black hole" in captured.err
+    games = parse_ggf(captured.out)
+    assert len(games) == len(captured.out.splitlines()) == 4
+    for (properties, moves), record in zip(games, records[:1] + records[2:]):
+        assert properties["GM"] == "Othello"
+        assert (properties["PB"], properties["PW"]) == tuple(name.replace("[", "(").replace("]", ")")
+                                                             for name in record["p"])
+        start, game = replay_ggf(properties, moves)
+        assert start == Game(Variant.from_dict(record["v"]), None, start=record["s"]).board.position()
+        assert game.transcript() == record["t"]
+        black, white, reason = record["r"][1], record["r"][2], record["r"][3]
+        assert properties["RE"] == "%+d.000%s" % (black - white, ":t" if reason == END_TIME else "")
+        if reason != END_TIME:
+            result = game.result()
+            assert (result.black, result.white) == (black, white)
+    assert any(move == "PA" for _, moves in games for _, move in moves), "no pass was exported"
+    assert games[1][0]["TY"] == "6a" and games[0][0]["TY"] == "8"

@@ -59,17 +59,8 @@ def configure(driver, **values):
 
 def play_out(driver, choose=lambda legal: legal[0]):
     """Play the human's moves with the d-pad until the game ends; returns the number of human moves."""
-    moves = 0
-    session = driver.app.session
-    while not session.game.is_over():
-        screen = driver.screen
-        assert isinstance(screen, GameScreen), screen
-        if screen.state == PASSING:
-            driver.press("a")
-            continue
-        assert screen.humans_turn
-        driver.play(choose(session.game.board.legal_squares()))
-        moves += 1
+    moves = driver.play_out(choose)
+    assert isinstance(driver.screen, GameScreen), driver.screen
     driver.settle()
     return moves
 

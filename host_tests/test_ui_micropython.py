@@ -8,21 +8,12 @@ import ui_harness  # noqa: F401  (makes the framebuf port importable for the CPy
 
 WHOLE_GAME = """
 from ui_fakes import Driver
-from ui.play import PASSING
 
 
 def main():
     d = Driver()
-    d.app.settings["level"] = 1
-    d.press("a")
-    d.menu_to("Play computer")
-    d.menu_to("Start")
+    d.play_level_one_game()
     game = d.app.session.game
-    while not game.is_over():
-        if d.screen.state == PASSING:
-            d.press("a")
-            continue
-        d.play(game.board.legal_squares()[0])
     print("over", game.result().black + game.result().white, d.screen.result_lines()[-1])
     print("saved", " ".join(sorted(d.device.storage.files)))
 

@@ -162,18 +162,7 @@ player.prepare(Variant())
 from ui_fakes import Driver, FakeDevice
 
 d = Driver(FakeDevice())
-d.app.settings["level"] = 1
-d.press("a")
-d.menu_to("Play computer")
-d.menu_to("Start")
-from ui.play import PASSING
-
-game = d.app.session.game
-while not game.is_over():
-    if d.screen.state == PASSING:
-        d.press("a")
-        continue
-    d.play(game.board.legal_squares()[0])
+d.play_level_one_game()
 d.press("b")
 d.menu_to("Review")
 review = d.screen.review

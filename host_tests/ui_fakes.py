@@ -319,3 +319,29 @@ class Driver:
     def play(self, square):
         self.cursor_to(square)
         self.press("a")
+
+    def play_out(self, choose=None):
+        """Play the person's moves with the d-pad (choose(legal squares) -> square, the first by default),
+        a pass with A, until the game is over; returns the number of moves played."""
+        from ui.play import PASSING  # loaded now: a game screen is up (see busy())
+
+        moves = 0
+        game = self.app.session.game
+        while not game.is_over():
+            if self.screen.state == PASSING:
+                self.press("a")
+                continue
+            assert self.screen.humans_turn, "the game screen waits for the computer"
+            legal = game.board.legal_squares()
+            self.play(legal[0] if choose is None else choose(legal))
+            moves += 1
+        return moves
+
+    def play_level_one_game(self):
+        """From the title: a game against the computer at level 1, started from the main menu and played out
+        with the first legal move each time."""
+        self.app.settings["level"] = 1
+        self.press("a")
+        self.menu_to("Play computer")
+        self.menu_to("Start")
+        self.play_out()

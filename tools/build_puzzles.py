@@ -3,98 +3,109 @@
 
     .venv/bin/python tools/build_puzzles.py --seed 1 --jobs 2
 
-Each game is played by two levels of the computer player chosen with the
-seed (their node budgets and seeded errors make it the same game on every
-machine). From each game one position is taken for each level of
-difficulty still short of puzzles (player/puzzles.py DIFFICULTIES), at a
-number of empty squares the seed picks; every legal move there is solved
-exactly (player.solve). A position is a puzzle when the side to move has
-2 to MAX_MOVES moves (HARD_MOVES for a hard one) and either one move only
-keeps the best result (the puzzle claims a unique answer) or two do out of
-four or more. The same seed builds the same file.
+The games are played and the positions solved under MicroPython's unix
+port (tools/puzzle_worker.py: the viper search and the viper solver, the
+player's own code, many times faster than CPython). Each game is played by
+two levels of the computer player chosen with the seed. From each game at
+most one position is taken for each level of difficulty still short of
+puzzles (player/puzzles.py DIFFICULTIES): the first, in an order of its
+empty-square counts the seed shuffles, that makes a puzzle. Every legal
+move there is solved exactly. A position is a puzzle when
+- the side to move has 2 to MAX_MOVES moves (HARD_MOVES for a hard one);
+- one move only keeps the best result (the puzzle claims a unique answer),
+  or two do out of four or more;
+- the answer matters: every other move does at least MARGIN discs worse;
+- it is not decided by a landslide: the mover does not win by more than
+  LANDSLIDE discs whatever it plays, nor lose by more whatever it plays.
+Every score a chosen puzzle stores is then proved on the host by the plain
+solver under CPython (player.solve, a window just around it): the viper
+solver has been found to give a wrong exact score now and then (2026-11-25,
+e.g. 26 for a position whose score is 22, with a 2**16-entry table). A
+score it does not prove is solved again in full, and the puzzle is kept
+only if its claims still hold. The same seed builds the same file, whatever
+the number of jobs.
 """
 
 import argparse
 import multiprocessing
-import random
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO / "firmware")]
+TOOLS = Path(__file__).resolve().parent
+REPO = TOOLS.parent
+sys.path[:0] = [str(REPO / "firmware"), str(TOOLS)]
 
-from othello.game import Game  # noqa: E402
-from player import solve, think  # noqa: E402
-from player.engine import MAX_TIME_MS  # noqa: E402
+import micropython_runner  # noqa: E402
+from othello.board import Board  # noqa: E402
+from player import solve  # noqa: E402
 from player.puzzles import DIFFICULTIES, MAX_MOVES, Puzzle, encode, header  # noqa: E402
 
 OUT = REPO / "firmware" / "player" / "puzzles.bin"
-COUNTS = (170, 100, 30)  # easy, medium, hard: 300 in all
-# The empties the builder takes for each difficulty, and the most legal moves of a hard puzzle: each empty
-# square more multiplies the time to solve a move by 2 to 3, and a hard position takes ~10 s of CPython.
-EMPTIES_TAKEN = ((6, 8), (9, 13), (16, 16))
+WORKER = TOOLS / "puzzle_worker.py"
+COUNTS = (160, 110, 30)  # easy, medium, hard: 300 in all
+# The empties the builder takes for each difficulty, and the most legal moves of a hard puzzle: the plain
+# solver's proofs of a hard puzzle's scores take seconds each at 16 empties, 4 to 10 times more at 17-18.
+EMPTIES_TAKEN = ((6, 8), (9, 14), (16, 16))
 HARD_MOVES = 8
+MARGIN = 4  # discs: a wrong move costs at least this much
+LANDSLIDE = 20  # discs: beyond a 42-22 result whatever is played, the position is decided
 SELF_PLAY_LEVELS = (4, 5, 6, 7)
-SOLVE_TABLE_BITS = 18
+SOLVER_TABLE_BITS = 16  # cleared before each solve (puzzle_worker.exact_score)
+PROOF_TABLE_BITS = 14
+GAMES_PER_RUN = 4  # games a MicroPython process plays before reporting
 
 
-def self_play(seed):
-    """The positions of one self-play game: {empties: board}, the side to move having a move."""
-    rng = random.Random(seed)
-    levels = (rng.choice(SELF_PLAY_LEVELS), rng.choice(SELF_PLAY_LEVELS))
-    game = Game()
-    positions = {}
-    ply = 0
-    while not game.is_over():
-        board = game.board
-        if board.must_pass():
-            game.pass_turn()
-            continue
-        positions.setdefault(board.empties(), board.copy())
-        decision = think(board.copy(), levels[board.turn], time_limit_ms=MAX_TIME_MS, rng_seed=seed * 1000 + ply)
-        game.play(decision.square)
-        ply += 1
-    return positions
+def worker_code(jobs):
+    most_moves = tuple(HARD_MOVES if d == len(DIFFICULTIES) - 1 else MAX_MOVES for d in range(len(DIFFICULTIES)))
+    settings = dict(JOBS=jobs, EMPTIES_TAKEN=EMPTIES_TAKEN, MOST_MOVES=most_moves, SELF_PLAY_LEVELS=SELF_PLAY_LEVELS,
+                    MARGIN=MARGIN, LANDSLIDE=LANDSLIDE, SOLVER_EMPTIES=max(most for _, most in EMPTIES_TAKEN),
+                    SOLVER_TABLE_BITS=SOLVER_TABLE_BITS)
+    return "".join("%s = %r\n" % item for item in sorted(settings.items())) + WORKER.read_text()
 
 
-def exact_scores(board):
-    """[(square, exact score of playing it for the side to move)] for every legal move."""
+def run_games(jobs):
+    """{seed: {difficulty: Puzzle}} of the games `jobs` [(seed, wanted difficulties)], played by the worker."""
+    output = micropython_runner.run_unix(worker_code(jobs), heap="64M", timeout=3600)
+    found = {seed: {} for seed, _ in jobs}
+    for line in output.splitlines():
+        words = line.split()
+        if words[:1] == ["puzzle"]:
+            seed, difficulty, black, white, turn, unique = words[1:7]
+            scores = [tuple(int(n) for n in move.split(":")) for move in words[7].split(",")]
+            found[int(seed)][int(difficulty)] = Puzzle(0, int(black, 16), int(white, 16), int(turn), unique == "1",
+                                                       scores)
+    if set(int(line.split()[1]) for line in output.splitlines() if line.startswith("game ")) != set(found):
+        raise micropython_runner.MicroPythonError("the puzzle worker stopped early:\n" + output[-2000:])
+    return found
+
+
+def plain_scores(puzzle):
+    """The puzzle's scores proved by the plain solver: each one a window just around it proves (a result
+    strictly inside the window is exact), any other solved in full."""
+    board = Board()
+    board.set_discs(puzzle.black, puzzle.white, puzzle.turn)
     scores = []
-    for square in board.legal_squares():
+    for square, score in puzzle.scores:
         after = board.copy()
         after.play(square)
-        scores.append((square, -solve(after, table_bits=SOLVE_TABLE_BITS)[0]))
+        found, _ = solve(after, -score - 1, -score + 1, table_bits=PROOF_TABLE_BITS)
+        if found != -score:
+            found, _ = solve(after, table_bits=PROOF_TABLE_BITS)
+        scores.append((square, -found))
     return scores
 
 
-def as_puzzle(board, most_moves=MAX_MOVES):
-    """The Puzzle of `board`, or None when it does not make one."""
-    moves = len(board.legal_squares())
-    if not 2 <= moves <= most_moves:
-        return None
-    scores = exact_scores(board)
-    best = max(score for _, score in scores)
-    answers = sum(1 for _, score in scores if score == best)
-    if answers == 1 or (answers == 2 and moves >= 4):
-        return Puzzle(0, board.black, board.white, board.turn, answers == 1, scores)
-    return None
-
-
-def candidates(job):
-    """The puzzles one game gives: {difficulty: Puzzle}, for the difficulties in `wanted`."""
-    seed, wanted = job
-    rng = random.Random(seed * 7 + 1)
-    positions = self_play(seed)
-    found = {}
-    for difficulty in wanted:
-        empties = rng.randint(*EMPTIES_TAKEN[difficulty])
-        board = positions.get(empties)
-        if board is not None:
-            puzzle = as_puzzle(board, HARD_MOVES if difficulty == len(DIFFICULTIES) - 1 else MAX_MOVES)
-            if puzzle is not None:
-                found[difficulty] = puzzle
-    return found
+def claims_hold(scores, most_moves):
+    """The builder's rules for a puzzle (tools/puzzle_worker.py puzzle_scores), on its proved scores."""
+    values = [score for _, score in scores]
+    best = max(values)
+    answers = values.count(best)
+    if not 2 <= len(values) <= most_moves or not (answers == 1 or (answers == 2 and len(values) >= 4)):
+        return False
+    best_wrong = max(score for score in values if score < best)
+    return best - best_wrong >= MARGIN and min(values) <= LANDSLIDE and best >= -LANDSLIDE
 
 
 def build(seed, counts, jobs, log=sys.stderr):
@@ -102,32 +113,52 @@ def build(seed, counts, jobs, log=sys.stderr):
     seen = set()
     game = 0
     started = time.monotonic()
-    with multiprocessing.Pool(jobs) as pool:
+    corrected = dropped = 0
+    with ThreadPoolExecutor(jobs) as pool, multiprocessing.Pool(jobs) as provers:
         while any(len(chosen[d]) < counts[d] for d in range(len(DIFFICULTIES))):
             wanted = [d for d in range(len(DIFFICULTIES)) if len(chosen[d]) < counts[d]]
-            batch = [(seed * 100000 + game + i, wanted) for i in range(4 * jobs)]
-            game += len(batch)
-            for found in pool.map(candidates, batch):
-                for difficulty, puzzle in sorted(found.items()):
-                    key = (puzzle.black, puzzle.white, puzzle.turn)
-                    if key not in seen and len(chosen[difficulty]) < counts[difficulty]:
-                        seen.add(key)
-                        chosen[difficulty].append(puzzle)
-            log.write("%d games, puzzles %s, %.0f s\n" % (game, [len(c) for c in chosen], time.monotonic() - started))
-    puzzles = [puzzle for group in chosen for puzzle in sorted(group, key=lambda p: (p.empties(), p.black, p.white))]
-    return puzzles
+            seeds = [seed * 100000 + game + i for i in range(GAMES_PER_RUN * jobs)]
+            game += len(seeds)
+            runs = [[(s, wanted) for s in seeds[i:i + GAMES_PER_RUN]] for i in range(0, len(seeds), GAMES_PER_RUN)]
+            results = {}
+            for found in pool.map(run_games, runs):
+                results.update(found)
+            candidates = [(difficulty, puzzle) for game_seed in seeds  # in the seeds' order
+                          for difficulty, puzzle in sorted(results[game_seed].items())]
+            proved = provers.map(plain_scores, [puzzle for _, puzzle in candidates])
+            for (difficulty, puzzle), scores in zip(candidates, proved):
+                if scores != puzzle.scores:
+                    corrected += 1
+                    most = HARD_MOVES if difficulty == len(DIFFICULTIES) - 1 else MAX_MOVES
+                    if not claims_hold(scores, most):
+                        dropped += 1
+                        continue
+                    best = max(score for _, score in scores)
+                    puzzle.scores = scores
+                    puzzle.unique = sum(1 for _, score in scores if score == best) == 1
+                key = (puzzle.black, puzzle.white, puzzle.turn)
+                if key not in seen and len(chosen[difficulty]) < counts[difficulty]:
+                    seen.add(key)
+                    chosen[difficulty].append(puzzle)
+            log.write("%d games, puzzles %s, %d corrected by the plain solver (%d dropped), %.0f s\n" % (
+                game, [len(c) for c in chosen], corrected, dropped, time.monotonic() - started))
+    return [puzzle for group in chosen for puzzle in sorted(group, key=lambda p: (p.empties(), p.black, p.white))]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--counts", type=int, nargs=3, default=COUNTS, metavar=("EASY", "MEDIUM", "HARD"))
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--jobs", type=int, default=1, help="MicroPython processes at once")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     if args.jobs < 1 or min(args.counts) < 0 or sum(args.counts) > 0xFFFF:
         parser.error("--jobs must be at least 1 and --counts 0 or more, at most 65535 in all")
-    puzzles = build(args.seed, args.counts, args.jobs)
+    try:
+        puzzles = build(args.seed, args.counts, args.jobs)
+    except micropython_runner.MicroPythonError as error:
+        print("build_puzzles: %s" % error, file=sys.stderr)
+        return 1
     args.out.write_bytes(header(len(puzzles)) + b"".join(encode(puzzle) for puzzle in puzzles))
     print("%d puzzles (%s) in %s, %d bytes" % (
         len(puzzles), ", ".join("%s %d" % (d[0], n) for d, n in zip(DIFFICULTIES, args.counts)), args.out,

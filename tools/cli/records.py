@@ -4,6 +4,11 @@
     othello records push games.txt [--port P]
     othello records check games.txt
 
+`--port emulated` reaches the emulated Pico of tools/pico_emulator.py
+instead, through its raw REPL as mpremote would: its flash is the one
+`tools/sim --pico` keeps (--flash DIR, default sim_flash/), so the games
+played there come out and the games pushed are there on its next start.
+
 One game a line, the plain transcript first (what other programs read),
 then its facts as key=value, newest game first as on the board:
 
@@ -23,6 +28,8 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
 
 from cli.engine import CommandError, failing
 from othello.board import IllegalMoveError
@@ -69,7 +76,11 @@ def register(subparsers):
     )
     parser.add_argument("action", choices=("pull", "push", "check"))
     parser.add_argument("file", nargs="?", help="the games to push or check")
-    parser.add_argument("--port", default="", help="the board's serial port (default: mpremote's auto)")
+    parser.add_argument("--port", default="",
+                        help="the board's serial port (default: mpremote's auto), or `emulated` for the emulated Pico")
+    parser.add_argument("--flash", type=Path, default=REPO / "sim_flash",
+                        help="with --port emulated: the folder of its kept flash, as `tools/sim --pico --flash` "
+                        "(default: sim_flash/)")
     parser.add_argument("--out", type=Path, help="pull: write the lines to this file")
     parser.add_argument("--ggf", action="store_true",
                         help="pull: the games in GGF, as Othello servers and programs such as Edax read it")
@@ -177,10 +188,76 @@ def same_game(a, b):
 # ----- the board --------------------------------------------------------------------------------------
 
 
-def board_records(mpremote):
+class MpremoteLink:
+    """A board over mpremote: a script is one `mpremote exec`, a file one `mpremote fs cp`."""
+
+    def __init__(self, port):
+        import deploy
+
+        self.mpremote = deploy.Mpremote(port)
+
+    def run(self, script):
+        return self.mpremote.output("exec", script)
+
+    def put(self, board_path, data):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / board_path.rsplit("/", 1)[-1]
+            path.write_bytes(data)
+            self.mpremote.output("fs", "cp", str(path), ":" + board_path)
+
+    def close(self):
+        pass
+
+
+# The emulated Pico receives a file in pieces small enough to compile in its heap.
+WRITE_SCRIPT = """
+with open(ROOT + PATH, MODE) as file:
+    file.write(DATA)
+"""
+PIECE = 2048
+
+
+class EmulatedLink:
+    """The emulated Pico through its raw REPL (what mpremote does over USB), on the flash kept in `flash_dir`."""
+
+    def __init__(self, flash_dir):
+        import pico_emulator
+
+        self.error = pico_emulator.PicoError
+        try:
+            files = pico_emulator.build_files(main=False)
+            self.pico = pico_emulator.EmulatedPico(files=files, keep=Path(flash_dir) / "pico_flash.bin")
+            self.pico.enter_raw_repl()
+        except pico_emulator.PicoError as error:
+            raise CommandError("the emulated Pico: %s" % error)
+
+    def run(self, script):
+        try:
+            return self.pico.run_script(script, timeout_ms=60000)
+        except self.error as error:
+            raise CommandError("the emulated Pico: %s" % error)
+
+    def put(self, board_path, data):
+        import deploy
+
+        for at in range(0, max(len(data), 1), PIECE):
+            self.run(deploy.device_script(WRITE_SCRIPT, PATH=board_path, MODE="ab" if at else "wb",
+                                          DATA=bytes(data[at:at + PIECE])))
+
+    def close(self):
+        self.pico.close()  # powers off and keeps the flash
+
+
+def connect(port, flash_dir):
     import deploy
 
-    text = mpremote.output("exec", deploy.device_script(READ_SCRIPT, PATH=BOARD_RECORDS))
+    return EmulatedLink(flash_dir) if port == deploy.EMULATED else MpremoteLink(port)
+
+
+def board_records(link):
+    import deploy
+
+    text = link.run(deploy.device_script(READ_SCRIPT, PATH=BOARD_RECORDS))
     found = [line for line in text.splitlines() if line.startswith("records:")]
     if not found:
         raise CommandError("the board did not answer as expected:\n" + text)
@@ -196,11 +273,11 @@ def board_records(mpremote):
     return records
 
 
-def push(mpremote, records):
+def push(link, records):
     import deploy
     from ui.store import RECORDS_KEPT
 
-    on_board = board_records(mpremote)
+    on_board = board_records(link)
     new = [record for record in records if not any(same_game(record, kept) for kept in on_board)]
     if len(on_board) + len(new) > RECORDS_KEPT:
         raise CommandError("the board keeps %d records: it has %d and %d would be new, so %d of its own would be "
@@ -208,38 +285,45 @@ def push(mpremote, records):
                            % (RECORDS_KEPT, len(on_board), len(new), len(on_board) + len(new) - RECORDS_KEPT))
     if not new:
         return 0
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "records.json"
-        path.write_text(json.dumps(new + on_board))
-        directory = BOARD_RECORDS.rsplit("/", 1)[0]
-        mpremote.output("exec", deploy.device_script(MAKE_DIRECTORY_SCRIPT, DIRECTORY=directory),
-                        "+", "fs", "cp", str(path), ":" + BOARD_RECORDS + ".new")
-    if "replaced" not in mpremote.output("exec", deploy.device_script(REPLACE_SCRIPT, PATH=BOARD_RECORDS)):
+    directory = BOARD_RECORDS.rsplit("/", 1)[0]
+    link.run(deploy.device_script(MAKE_DIRECTORY_SCRIPT, DIRECTORY=directory))
+    link.put(BOARD_RECORDS + ".new", json.dumps(new + on_board).encode())
+    if "replaced" not in link.run(deploy.device_script(REPLACE_SCRIPT, PATH=BOARD_RECORDS)):
         raise CommandError("the board did not confirm the new records")
     return len(new)
 
 
 def ggf(record):
-    """The record as one GGF game: the start position (BO), the moves with passes (B[..] W[..], PA), the
-    players and the result from Black's side (RE); None for a black-hole game, which GGF cannot hold."""
+    """The record as one game of the Generic Game Format of GGS, the Othello server whose games Edax and
+    other programs read (skatgame.net/mburo/ggsa/ggf): `(;` ... `;)` around properties NAME[value]. GM, PC,
+    PB, PW; TY the type (8 for 8x8, an `a` after it for Anti-Othello); RE the result for the first colour
+    (Black) in discs, `:t` when a clock ran out; BO the start: the size, the rows of `-`, `*` (Black) and
+    `O` (White) separated by spaces, then who moves; then each move as B[D3] or W[..], PA for a pass.
+    None for a black-hole game, which GGF cannot hold."""
     from othello.board import PASS
 
     variant = Variant.from_dict(record["v"])
     if variant.black_hole is not None:
         return None
+    size = variant.size
     game = Game(variant, None, start=record.get("s"))
     cells, side = game.board.position().split()
-    board = cells.replace("X", "*")
+    rows = " ".join(cells[at:at + size].replace("X", "*") for at in range(0, size * size, size))
     game.play_transcript(record["t"])
-    moves = "".join("%s[%s]" % ("BW"[move.colour], "PA" if move.square == PASS else square_name(move.square, variant.size).upper())
+    moves = "".join("%s[%s]" % ("BW"[move.colour], "PA" if move.square == PASS else square_name(move.square, size).upper())
                     for move in game.history)
     result = record.get("r")
     outcome = ""
     if result is not None:
         outcome = "RE[%+d.000%s]" % (result[1] - result[2], ":t" if result[3] == END_TIME else "")
     return "(;GM[Othello]PC[Pocket Othello]PB[%s]PW[%s]%sTY[%d%s]BO[%d %s %s]%s;)" % (
-        record["p"][0], record["p"][1], outcome, variant.size, "a" if variant.anti else "", variant.size, board,
+        ggf_text(record["p"][0]), ggf_text(record["p"][1]), outcome, size, "a" if variant.anti else "", size, rows,
         "*" if side == "X" else "O", moves)
+
+
+def ggf_text(name):
+    """A player's name as a GGF value: GGF has no escapes, so brackets become parentheses."""
+    return name.replace("[", "(").replace("]", ")")
 
 
 def pulled_lines(records, as_ggf=False):
@@ -276,10 +360,11 @@ def run_records(args):
         if args.action == "check":
             print("%d games, all good" % len(records))
             return 0
+    link = None
     try:
-        mpremote = deploy.Mpremote(args.port)
+        link = connect(args.port, args.flash)
         if args.action == "pull":
-            lines = pulled_lines(board_records(mpremote), args.ggf)
+            lines = pulled_lines(board_records(link), args.ggf)
             text = "".join(line + "\n" for line in lines)
             if args.out is None:
                 sys.stdout.write(text)
@@ -287,8 +372,11 @@ def run_records(args):
                 args.out.write_text(text)
                 print("%d games to %s" % (len(lines), args.out))
             return 0
-        added = push(mpremote, records)
+        added = push(link, records)
     except deploy.DeployError as error:
         raise CommandError(str(error))
+    finally:
+        if link is not None:
+            link.close()
     print("%d games sent, %d already on the board" % (added, len(records) - added))
     return 0
