@@ -128,7 +128,7 @@ class Engine:
         if self.searcher.fast is None and self.kernel.name == "viper":
             self.fast_solver = None
             _let_go("player.endgame_viper")
-            self.searcher.fast = _fast_midgame(self.kernel, self.table, self.searcher.rank)
+            self.searcher.fast = _fast_midgame(self.searcher)
 
     def solver(self):
         """The viper endgame solver where viper runs (letting the viper midgame search go), else None."""
@@ -195,11 +195,11 @@ def _fast_solver(board_geometry, table):
     return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table.locks)
 
 
-def _fast_midgame(kernel, table, rank):
-    """The viper midgame search over a viper kernel: Searcher._pvs again, score, move and nodes."""
+def _fast_midgame(searcher):
+    """The viper midgame search for `searcher` (over a viper kernel): its _pvs again, score, move and nodes."""
     from player.search_viper import ViperMidgame
 
-    return ViperMidgame(kernel, table, rank)
+    return ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
 
 
 _engine = [None]
