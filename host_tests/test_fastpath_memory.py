@@ -65,8 +65,8 @@ def test_top_level_game_through_the_ui_fits_192k_on_the_unix_port(compiled_firmw
     on this 64-bit port whose 8-byte words make the same objects take about 1.4 times the Pico's heap:
     games pass down to 188K today. The peak, sampled in the search, is about 183-185 KB (its call frames
     included, which MicroPython puts on the C stack when the heap has no room for them), in the endgame:
-    the engine holds the viper solver's code there and the viper midgame search's before (player.engine),
-    never both (they needed 208K together)."""
+    the engine holds the viper solver there and the viper midgame search before (player.engine), never
+    both (with both, from the viper search's arrival to this change, the game needed 208K)."""
     done, figures = play_game(compiled_firmware, "192K", through_ui=True, tmp_path=tmp_path)
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
     assert figures["peak_live"] < 188 * 1024, figures

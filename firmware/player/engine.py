@@ -218,8 +218,9 @@ def prepare(variant):
     """Build the machinery for `variant` before it is needed.
 
     Its arrays are the largest blocks a game keeps in the heap (the search
-    table's, the evaluation's edge tables, the solver's): taken at power-up,
-    they find room that menus coming and going would have cut up.
+    table's, the evaluation's edge tables, the viper midgame search's code
+    and stacks, whose place the viper solver takes in the endgame): taken at
+    power-up, they find room that menus coming and going would have cut up.
     """
     engine_for(variant).evaluator(STYLE_PATTERN)
 
