@@ -104,7 +104,7 @@ while board.empties() > SOLVER_EMPTIES + 1:
     board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
 top = LEVELS[-1]
 deeper = Level(9, "Deeper", top.time_ms, top.nodes, top.max_depth, SOLVER_EMPTIES + 1, 10 ** 9, top.style, 0.0, None)
-print(engine_for(board.variant).fast_solver.max_empties, board.empties())
+print(engine_for(board.variant).solver().max_empties, board.empties())
 decision = decide(board, deeper, node_limit=10 ** 9, time_limit_ms=10 ** 8)
 print(decision.exact, decision.score == solve(board)[0])
 """
@@ -177,6 +177,49 @@ def test_the_book_is_let_go_once_the_game_is_past_it():
     # 4 to 13 discs: moves from the book while it has them, and its code loaded; then 14 discs
     assert lines[:2] == ["True", "True"] and lines[1:20:2] == ["True"] * 10, lines
     assert lines[20:] == ["False", "False"], lines
+
+
+ONE_FAST_PATH_AT_A_TIME = """
+import sys
+from othello.board import Board
+from player import think
+
+def loaded():
+    return "%d%d" % ("player.search_viper" in sys.modules, "player.endgame_viper" in sys.modules)
+
+def seen(decision):
+    return "%s,%s,%d,%s" % (decision.move_name(), decision.score, decision.nodes, decision.exact)
+
+board = Board()
+while board.empties() > 16:
+    legal = board.legal_squares()
+    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+print(loaded())
+midgame = board.copy()
+before = think(midgame, 8, node_limit=3000)
+print(loaded())
+while board.empties() > 14:
+    legal = board.legal_squares()
+    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+solved = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
+print(loaded(), solved.exact, solved.solver_nodes > 0)
+unsolved = think(board, 8, node_limit=3000, solve_node_limit=100)
+print(loaded(), unsolved.exact, unsolved.solver_nodes > 0)
+again = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
+print(loaded(), seen(again) == seen(solved))
+after = think(midgame, 8, node_limit=3000)
+print(loaded(), seen(after) == seen(before))
+"""
+
+
+def test_the_engine_holds_one_viper_fast_path_at_a_time():
+    """On the device the viper midgame search and the viper solver take about 22 KB of heap each: the
+    engine loads the solver when a solve comes and lets the search go, and back when a midgame search
+    comes (a solve that does not finish hands over to it), and each gives what it gave before."""
+    import micropython_runner
+
+    lines = micropython_runner.run_unix(ONE_FAST_PATH_AT_A_TIME).split()
+    assert lines == ["00", "10", "01", "True", "True", "10", "False", "True", "01", "True", "10", "True"], lines
 
 
 CALLER_KEPT = """

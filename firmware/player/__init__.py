@@ -30,7 +30,6 @@ think() also takes
 
 from player.engine import Decision, decide, prepare
 from player.levels import LEVELS, Level, hint_level
-from player.solver import solve
 
 __all__ = ("LEVELS", "Level", "Decision", "think", "hint", "solve", "prepare")
 
@@ -50,3 +49,14 @@ def hint(board, should_stop=None, now=None, time_limit_ms=None):
     device; its search budget grows with the time given, up to the top level's.
     """
     return decide(board, hint_level(time_limit_ms), should_stop, now, None, None, 0, None)
+
+
+def solve(position, *args, **options):
+    """player.solver.solve(position, ...): the exact score and a best move (see that module).
+
+    The plain solver's module is imported at the first call: the device's
+    games solve with the viper solver and never load it.
+    """
+    from player.solver import solve as solve_exactly
+
+    return solve_exactly(position, *args, **options)

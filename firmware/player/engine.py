@@ -6,6 +6,7 @@ allocates it once; a different size, black hole or Anti-Othello builds it anew
 (the old one is dropped first, so two never take the heap together).
 """
 
+import gc
 import sys
 
 from othello.board import PASS
@@ -16,7 +17,6 @@ from othello.notation import square_name
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
 from player.levels import LEVELS, STYLE_GREEDY, STYLE_PATTERN, STYLE_POSITIONAL
 from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
-from player.solver import solve_root
 
 # The kernel's plies: a pass does not use depth, so a line reaches twice its depth at most; the search
 # stops deepening at MAX_PLY // 2 (16 plies, beyond the top level's node budget) and the levels' solves
@@ -100,6 +100,16 @@ def make_random(seed):
 
 
 class Engine:
+    """The machinery for one kind of board; where viper runs, one of its two fast paths at a time.
+
+    The viper midgame search and the viper solver each put about 22 KB of
+    machine code in the Pico's heap, and their stacks. A game needs the
+    solver only from the level's exact empties on, and the midgame search
+    there only when a solve does not finish, so the engine holds one of the
+    two and swaps them when the game needs the other (midgame_search(),
+    solver(): an import of about 35 ms on the Pico).
+    """
+
     def __init__(self, variant):
         self.key = (variant.size, variant.blocked_mask(), variant.anti)
         self.size = variant.size
@@ -107,11 +117,27 @@ class Engine:
         self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
         self.table = TranspositionTable(TABLE_BITS)
         self.searcher = Searcher(self.kernel, self.table, variant.anti)
-        self.searcher.fast = _fast_midgame(self.kernel, self.table, self.searcher.rank)
-        self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
-        self.solver_searches = self.table.searches  # the table's searches when the solver last used it
+        self.fast_solver = None
+        self.solver_searches = None  # the table's searches when the solver last used it (None: clear it)
         self.book_discs = None  # the most discs of a book position, read from the book when first needed
         self._evaluators = {}
+        self.midgame_search()
+
+    def midgame_search(self):
+        """Give the searcher the viper midgame search where viper runs, letting the viper solver go."""
+        if self.searcher.fast is None and self.kernel.name == "viper":
+            self.fast_solver = None
+            _let_go("player.endgame_viper")
+            self.searcher.fast = _fast_midgame(self.searcher)
+
+    def solver(self):
+        """The viper endgame solver where viper runs (letting the viper midgame search go), else None."""
+        if self.fast_solver is None and self.kernel.name == "viper":
+            self.searcher.fast = None
+            _let_go("player.search_viper")
+            self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
+            self.solver_searches = None
+        return self.fast_solver
 
     def book_for(self, board):
         """The opening book's module while `board` may be in the book, else None.
@@ -150,29 +176,30 @@ class Engine:
         return found
 
 
+def _let_go(module):
+    """Release one fast path's module and collect at once, so that the other finds its room."""
+    if module in sys.modules:
+        release_module(module)
+        gc.collect()
+
+
 def _fast_solver(board_geometry, table):
-    """The viper endgame solver where viper runs and the board is one it handles, else None.
+    """The viper endgame solver (where viper runs and the board is 8x8).
 
     It gives the same scores as Searcher._solve (host_tests check the two
     against each other), about 20 times faster on the Pico. It keeps its
     table in the midgame search's `table` (Engine.solver_table_ready).
     """
-    if sys.implementation.name != "micropython" or board_geometry.size != 8:
-        return None  # (CPython may have a `micropython` stub module, but never viper)
-    try:
-        from player.endgame_viper import ViperSolver
-    except SyntaxError:  # a MicroPython build without viper, such as the WASI one
-        return None
+    from player.endgame_viper import ViperSolver
+
     return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table.locks)
 
 
-def _fast_midgame(kernel, table, rank):
-    """The viper midgame search over a viper kernel, else None: Searcher._pvs again, score, move and nodes."""
-    if kernel.name != "viper":
-        return None
+def _fast_midgame(searcher):
+    """The viper midgame search for `searcher` (over a viper kernel): its _pvs again, score, move and nodes."""
     from player.search_viper import ViperMidgame
 
-    return ViperMidgame(kernel, table, rank)
+    return ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
 
 
 _engine = [None]
@@ -191,8 +218,9 @@ def prepare(variant):
     """Build the machinery for `variant` before it is needed.
 
     Its arrays are the largest blocks a game keeps in the heap (the search
-    table's, the evaluation's edge tables, the solver's): taken at power-up,
-    they find room that menus coming and going would have cut up.
+    table's, the evaluation's edge tables, the viper midgame search's code
+    and stacks, whose place the viper solver takes in the endgame): taken at
+    power-up, they find room that menus coming and going would have cut up.
     """
     engine_for(variant).evaluator(STYLE_PATTERN)
 
@@ -264,6 +292,7 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     if empties <= level.exact and node_limit is None:
         budget = budget * (100 - SOLVE_SHARE) // 100
     noise = int(level.noise * DISC)
+    engine.midgame_search()
     searcher.start(budget, deadline, now, should_stop)
     # Only a move within twice the noise of the best can win the draw: those need exact scores.
     depth = searcher.iterate(level.max_depth, 2 * noise if noise > 0 else None)
@@ -311,9 +340,11 @@ def _solve_stage(engine, count, limit, explicit_limit, deadline, now, should_sto
     limited by the deadline (and an explicit node limit); the plain solver
     also by the level's solver nodes, which makes host games repeatable.
     """
-    solver = engine.fast_solver
     searcher = engine.searcher
-    if solver is None or count == 0 or searcher.root_empties > solver.max_empties:
+    solver = engine.solver() if count and searcher.root_empties <= SOLVER_EMPTIES else None
+    if solver is None:
+        from player.solver import solve_root  # the plain solver: the host's, and beyond the viper solver's stacks
+
         searcher.start(limit, deadline, now, should_stop)
         try:
             score, square = solve_root(searcher, count, -INFINITY_DISCS, INFINITY_DISCS)

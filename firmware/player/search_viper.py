@@ -113,13 +113,18 @@ def _never():
 class ViperMidgame:
     name = "viper"
 
-    def __init__(self, kernel, table, rank):
-        """The fast search over `kernel` (a ViperKernel), writing in `table` (the Searcher's TranspositionTable)."""
+    def __init__(self, kernel, table, rank, keys=None):
+        """The fast search over `kernel` (a ViperKernel), writing in `table` (the Searcher's TranspositionTable).
+
+        `keys`: a bytearray as long as the kernel's move list for the move
+        order's keys; the Searcher lends its own (the two never order moves
+        at once), one less array in the Pico's heap. Made here without it.
+        """
         self.kernel = kernel
         self.table = table
         self._rank = rank
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * (kernel.max_ply + 1))
-        self._keys = bytearray(len(kernel.move_list))
+        self._keys = bytearray(len(kernel.move_list)) if keys is None else keys
         cfg = array("I", bytes(4 * _C_SIZE))
         geometry = kernel.geometry
         cfg[_C_SQUARES] = geometry.squares - (1 if geometry.blocked else 0)
