@@ -110,6 +110,18 @@ def _never():
     return False
 
 
+def rank_classes(rank):
+    """array('I') of 10 words: the squares of each of the 5 square ranks, lowest rank first, as (low, high) words."""
+    ranks = sorted(set(rank))
+    if len(ranks) > 5:
+        raise ValueError("more than 5 square ranks")
+    classes = array("I", bytes(40))
+    for square in range(len(rank)):
+        at = 2 * ranks.index(rank[square]) + (1 if square >= 32 else 0)
+        classes[at] |= 1 << (square & 31)
+    return classes
+
+
 class ViperMidgame:
     name = "viper"
 
@@ -118,6 +130,7 @@ class ViperMidgame:
         self.kernel = kernel
         self.table = table
         self._rank = rank
+        self._classes = rank_classes(rank)
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * (kernel.max_ply + 1))
         self._keys = bytearray(len(kernel.move_list))
         cfg = array("I", bytes(4 * _C_SIZE))
@@ -135,6 +148,8 @@ class ViperMidgame:
 
     def pvs(self, searcher, ply, depth, alpha, beta):
         """Searcher._pvs(ply, depth, alpha, beta) for `searcher`, whose nodes it counts; raises SearchStopped as it does."""
+        if depth <= 0:
+            return searcher._pvs(ply, depth, alpha, beta)  # a leaf (the root's at depth 1): the loop's nodes have depth
         evaluator = searcher.evaluator
         kernel = self.kernel
         cfg = self._cfg
@@ -179,6 +194,7 @@ class ViperMidgame:
         frame = ptr32(self._frame)
         keys = ptr8(self._keys)
         rank = ptr8(self._rank)
+        classes = ptr32(self._classes)
         cfg = ptr32(self._cfg)
         weights = ptr16(self._weights)
         feature_phase = ptr8(self._feature_phase)
@@ -227,12 +243,13 @@ class ViperMidgame:
                 enter = 0
                 returning = 1
                 nodes += 1
-                if nodes >= node_limit:
-                    cfg[_C_NODES] = nodes
-                    cfg[_C_STOPPED] = 1
-                    return 0
                 if nodes >= next_poll:
-                    # Searcher._checkpoint's look at should_stop and the clock, at the same nodes
+                    # Searcher._checkpoint's look at the node limit (next_poll never passes it),
+                    # should_stop and the clock, at the same nodes
+                    if nodes >= node_limit:
+                        cfg[_C_NODES] = nodes
+                        cfg[_C_STOPPED] = 1
+                        return 0
                     if poll():
                         cfg[_C_NODES] = nodes
                         cfg[_C_STOPPED] = 1
@@ -249,307 +266,6 @@ class ViperMidgame:
                 el = play_l & ((pl | ol) ^ full)
                 eh = play_h & ((ph | oh) ^ full)
                 depth = int(frame[fr + _F_DEPTH])
-                if depth <= 0:
-                    # PatternEvaluator.evaluate: its features (Kernel.features) times the phase's weights
-                    ml = uint(0)
-                    mh = uint(0)
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 1)
-                    th = rh & (ph << 1)
-                    while tl | th:
-                        tl = tl << 1
-                        th = th << 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & (pl >> 1)
-                    th = rh & (ph >> 1)
-                    while tl | th:
-                        tl = tl >> 1
-                        th = th >> 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol
-                    rh = oh
-                    tl = rl & (pl << 8)
-                    th = rh & ((ph << 8) | (pl >> 24))
-                    while tl | th:
-                        th = (th << 8) | (tl >> 24)
-                        tl = tl << 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 8) | (ph << 24))
-                    th = rh & (ph >> 8)
-                    while tl | th:
-                        tl = (tl >> 8) | (th << 24)
-                        th = th >> 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 9)
-                    th = rh & ((ph << 9) | (pl >> 23))
-                    while tl | th:
-                        th = (th << 9) | (tl >> 23)
-                        tl = tl << 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 9) | (ph << 23))
-                    th = rh & (ph >> 9)
-                    while tl | th:
-                        tl = (tl >> 9) | (th << 23)
-                        th = th >> 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 7)
-                    th = rh & ((ph << 7) | (pl >> 25))
-                    while tl | th:
-                        th = (th << 7) | (tl >> 25)
-                        tl = tl << 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 7) | (ph << 25))
-                    th = rh & (ph >> 7)
-                    while tl | th:
-                        tl = (tl >> 7) | (th << 25)
-                        th = th >> 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    mobility = 0
-                    ml = ml - ((ml >> 1) & m1)
-                    mh = mh - ((mh >> 1) & m1)
-                    ml = (ml & 0x33333333) + ((ml >> 2) & 0x33333333)
-                    mh = (mh & 0x33333333) + ((mh >> 2) & 0x33333333)
-                    ml = ((ml + (ml >> 4)) & 0x0F0F0F0F) + ((mh + (mh >> 4)) & 0x0F0F0F0F)
-                    mobility = int(((ml * 0x01010101) & full) >> 24)
-                    ml = uint(0)
-                    mh = uint(0)
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 1)
-                    th = rh & (oh << 1)
-                    while tl | th:
-                        tl = tl << 1
-                        th = th << 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & (ol >> 1)
-                    th = rh & (oh >> 1)
-                    while tl | th:
-                        tl = tl >> 1
-                        th = th >> 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl
-                    rh = ph
-                    tl = rl & (ol << 8)
-                    th = rh & ((oh << 8) | (ol >> 24))
-                    while tl | th:
-                        th = (th << 8) | (tl >> 24)
-                        tl = tl << 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 8) | (oh << 24))
-                    th = rh & (oh >> 8)
-                    while tl | th:
-                        tl = (tl >> 8) | (th << 24)
-                        th = th >> 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 9)
-                    th = rh & ((oh << 9) | (ol >> 23))
-                    while tl | th:
-                        th = (th << 9) | (tl >> 23)
-                        tl = tl << 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 9) | (oh << 23))
-                    th = rh & (oh >> 9)
-                    while tl | th:
-                        tl = (tl >> 9) | (th << 23)
-                        th = th >> 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 7)
-                    th = rh & ((oh << 7) | (ol >> 25))
-                    while tl | th:
-                        th = (th << 7) | (tl >> 25)
-                        tl = tl << 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 7) | (oh << 25))
-                    th = rh & (oh >> 7)
-                    while tl | th:
-                        tl = (tl >> 7) | (th << 25)
-                        th = th >> 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    opponent_mobility = 0
-                    ml = ml - ((ml >> 1) & m1)
-                    mh = mh - ((mh >> 1) & m1)
-                    ml = (ml & 0x33333333) + ((ml >> 2) & 0x33333333)
-                    mh = (mh & 0x33333333) + ((mh >> 2) & 0x33333333)
-                    ml = ((ml + (ml >> 4)) & 0x0F0F0F0F) + ((mh + (mh >> 4)) & 0x0F0F0F0F)
-                    opponent_mobility = int(((ml * 0x01010101) & full) >> 24)
-                    east_l = ol & not_h  # discs that have a square to their east
-                    east_h = oh & not_h
-                    west_l = ol & not_a
-                    west_h = oh & not_a
-                    fl = (east_l << 1) | (west_l >> 1) | (ol << 8) | (ol >> 8) | (oh << 24)
-                    fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                    fh = (east_h << 1) | (west_h >> 1) | (oh << 8) | (ol >> 24) | (oh >> 8)
-                    fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                    fl &= el
-                    fh &= eh
-                    potential = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    potential = int(((fl * 0x01010101) & full) >> 24)
-                    east_l = pl & not_h  # discs that have a square to their east
-                    east_h = ph & not_h
-                    west_l = pl & not_a
-                    west_h = ph & not_a
-                    fl = (east_l << 1) | (west_l >> 1) | (pl << 8) | (pl >> 8) | (ph << 24)
-                    fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                    fh = (east_h << 1) | (west_h >> 1) | (ph << 8) | (pl >> 24) | (ph >> 8)
-                    fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                    fl &= el
-                    fh &= eh
-                    opponent_potential = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    opponent_potential = int(((fl * 0x01010101) & full) >> 24)
-                    count = 0
-                    if el & 1:  # a1, X-square b2 (bit 9)
-                        if pl & 0x200:
-                            count += 1
-                        elif ol & 0x200:
-                            count -= 1
-                    if el & 0x80:  # h1, X-square g2 (bit 14)
-                        if pl & 0x4000:
-                            count += 1
-                        elif ol & 0x4000:
-                            count -= 1
-                    if eh & 0x1000000:  # a8 (bit 56), X-square b7 (bit 49)
-                        if ph & 0x20000:
-                            count += 1
-                        elif oh & 0x20000:
-                            count -= 1
-                    if (eh >> 31) & 1:  # h8 (bit 63), X-square g7 (bit 54)
-                        if ph & 0x400000:
-                            count += 1
-                        elif oh & 0x400000:
-                            count -= 1
-                    fl = pl
-                    fh = ph
-                    mine = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    mine = int(((fl * 0x01010101) & full) >> 24)
-                    fl = ol
-                    fh = oh
-                    theirs = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    theirs = int(((fl * 0x01010101) & full) >> 24)
-                    empties = squares - mine - theirs
-                    wat = int(feature_phase[empties]) << 3
-                    # ptr16 reads array('h') unsigned: (v ^ 0x8000) - 0x8000 restores the sign
-                    score = ((int(weights[wat]) ^ 0x8000) - 0x8000) * mobility
-                    score += ((int(weights[wat + 1]) ^ 0x8000) - 0x8000) * opponent_mobility
-                    score += ((int(weights[wat + 2]) ^ 0x8000) - 0x8000) * potential
-                    score += ((int(weights[wat + 3]) ^ 0x8000) - 0x8000) * opponent_potential
-                    score += ((int(weights[wat + 4]) ^ 0x8000) - 0x8000) * count
-                    score += ((int(weights[wat + 5]) ^ 0x8000) - 0x8000) * (mine - theirs)
-                    score += ((int(weights[wat + 6]) ^ 0x8000) - 0x8000) * (empties & 1)
-                    score += (int(weights[wat + 7]) ^ 0x8000) - 0x8000
-                    if with_edges:
-                        total = 0
-                        edge = 0
-                        while edge < 4:
-                            if edge == 0:
-                                edge_mine = pl & 0xFF
-                                edge_theirs = ol & 0xFF
-                            elif edge == 1:
-                                edge_mine = ph >> 24
-                                edge_theirs = oh >> 24
-                            else:
-                                # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
-                                s = (edge - 2) * 7
-                                x = (pl >> s) & 0x01010101
-                                x |= x >> 7
-                                x |= x >> 14
-                                y = (ph >> s) & 0x01010101
-                                y |= y >> 7
-                                y |= y >> 14
-                                edge_mine = (x & 0xF) | ((y & 0xF) << 4)
-                                x = (ol >> s) & 0x01010101
-                                x |= x >> 7
-                                x |= x >> 14
-                                y = (oh >> s) & 0x01010101
-                                y |= y >> 7
-                                y |= y >> 14
-                                edge_theirs = (x & 0xF) | ((y & 0xF) << 4)
-                            high = halves[edge_mine] + 2 * halves[edge_theirs]  # the near half, until the swap below
-                            low = halves[256 + edge_mine] + 2 * halves[256 + edge_theirs]  # the far half
-                            if high < low:
-                                high, low = low, high
-                            number = ((high * (high + 1)) >> 1) + low
-                            total += int(edges[number])
-                            edge += 1
-                        score += (total - _EDGE_OFFSET4) * _EDGE_SCALE
-                    value = score >> _WEIGHT_SHIFT
-                    continue
                 alpha = int(frame[fr + _F_ALPHA]) - _BIAS
                 beta = int(frame[fr + _F_BETA]) - _BIAS
                 table_move = _NO_MOVE
@@ -716,6 +432,479 @@ class ViperMidgame:
                     ply += 1
                     enter = 1
                     returning = 0
+                    continue
+                if depth == 1:
+                    # ----- the leaves in place: each child is evaluated here, in locals, without a frame.
+                    # The moves go in Searcher._order's order at this depth (square rank, then square:
+                    # one rank class after the other, lowest square first), so no list is made or sorted.
+                    # Per leaf: the mover (cl, ch) against (dl, dh), the empty squares (gl, gh).
+                    fl = pl
+                    fh = ph
+                    node_mine = 0
+                    fl = fl - ((fl >> 1) & m1)
+                    fh = fh - ((fh >> 1) & m1)
+                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                    node_mine = int(((fl * 0x01010101) & full) >> 24)
+                    fl = ol
+                    fh = oh
+                    node_theirs = 0
+                    fl = fl - ((fl >> 1) & m1)
+                    fh = fh - ((fh >> 1) & m1)
+                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                    node_theirs = int(((fl * 0x01010101) & full) >> 24)
+                    empties = squares - node_mine - node_theirs - 1  # the leaves'
+                    # PatternEvaluator.evaluate's weights of the leaves' phase; ptr16 reads array('h')
+                    # unsigned: (v ^ 0x8000) - 0x8000 restores the sign
+                    wat = int(feature_phase[empties]) << 3
+                    w_mobility = (int(weights[wat]) ^ 0x8000) - 0x8000
+                    w_opponent_mobility = (int(weights[wat + 1]) ^ 0x8000) - 0x8000
+                    w_potential = (int(weights[wat + 2]) ^ 0x8000) - 0x8000
+                    w_opponent_potential = (int(weights[wat + 3]) ^ 0x8000) - 0x8000
+                    w_x_squares = (int(weights[wat + 4]) ^ 0x8000) - 0x8000
+                    w_discs = (int(weights[wat + 5]) ^ 0x8000) - 0x8000
+                    w_fixed = ((int(weights[wat + 6]) ^ 0x8000) - 0x8000) * (empties & 1)
+                    w_fixed += (int(weights[wat + 7]) ^ 0x8000) - 0x8000
+                    best = 0 - _INFINITY
+                    scout = 0  # 1 after the first move: the others get a null window
+                    rank_class = 0
+                    while rank_class < 10:
+                        ql = ml & uint(classes[rank_class])
+                        qh = mh & uint(classes[rank_class + 1])
+                        rank_class += 2
+                        while ql | qh:
+                            if ql:
+                                bl = ql & (0 - ql)
+                                bh = uint(0)
+                                ql ^= bl
+                            else:
+                                bl = uint(0)
+                                bh = qh & (0 - qh)
+                                qh ^= bh
+                            fl = uint(0)
+                            fh = uint(0)
+                            xl = (bl << 1) & not_a
+                            xh = (bh << 1) & not_a
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = (xl << 1) & not_a
+                                    xh = (xh << 1) & not_a
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl >> 1) & not_h
+                            xh = (bh >> 1) & not_h
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = (xl >> 1) & not_h
+                                    xh = (xh >> 1) & not_h
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 8) & full
+                            xh = ((bh << 8) | (bl >> 24)) & full
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 8) | (xl >> 24)) & full
+                                    xl = (xl << 8) & full
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 8) | (bh << 24)) & full
+                            xh = bh >> 8
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 8) | (xh << 24)) & full
+                                    xh = xh >> 8
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 9) & not_a
+                            xh = ((bh << 9) | (bl >> 23)) & not_a
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 9) | (xl >> 23)) & not_a
+                                    xl = (xl << 9) & not_a
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 9) | (bh << 23)) & not_h
+                            xh = (bh >> 9) & not_h
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 9) | (xh << 23)) & not_h
+                                    xh = (xh >> 9) & not_h
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 7) & not_h
+                            xh = ((bh << 7) | (bl >> 25)) & not_h
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 7) | (xl >> 25)) & not_h
+                                    xl = (xl << 7) & not_h
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 7) | (bh << 25)) & not_a
+                            xh = (bh >> 7) & not_a
+                            if (xl & ol) | (xh & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & ol) | (xh & oh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 7) | (xh << 25)) & not_a
+                                    xh = (xh >> 7) & not_a
+                                if (xl & pl) | (xh & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            cl = ol ^ fl
+                            ch = oh ^ fh
+                            dl = pl | fl | bl
+                            dh = ph | fh | bh
+                            gl = el ^ bl
+                            gh = eh ^ bh
+                            n = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            n = int(((fl * 0x01010101) & full) >> 24)
+                            mine = node_theirs - n
+                            theirs = node_mine + n + 1
+                            # PatternEvaluator.evaluate of the leaf (Kernel.features)
+                            al = uint(0)
+                            ah = uint(0)
+                            rl = dl & inner
+                            rh = dh & inner
+                            tl = rl & (cl << 1)
+                            th = rh & (ch << 1)
+                            while tl | th:
+                                tl = tl << 1
+                                th = th << 1
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & (cl >> 1)
+                            th = rh & (ch >> 1)
+                            while tl | th:
+                                tl = tl >> 1
+                                th = th >> 1
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            rl = dl
+                            rh = dh
+                            tl = rl & (cl << 8)
+                            th = rh & ((ch << 8) | (cl >> 24))
+                            while tl | th:
+                                th = (th << 8) | (tl >> 24)
+                                tl = tl << 8
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & ((cl >> 8) | (ch << 24))
+                            th = rh & (ch >> 8)
+                            while tl | th:
+                                tl = (tl >> 8) | (th << 24)
+                                th = th >> 8
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            rl = dl & inner
+                            rh = dh & inner
+                            tl = rl & (cl << 9)
+                            th = rh & ((ch << 9) | (cl >> 23))
+                            while tl | th:
+                                th = (th << 9) | (tl >> 23)
+                                tl = tl << 9
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & ((cl >> 9) | (ch << 23))
+                            th = rh & (ch >> 9)
+                            while tl | th:
+                                tl = (tl >> 9) | (th << 23)
+                                th = th >> 9
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            rl = dl & inner
+                            rh = dh & inner
+                            tl = rl & (cl << 7)
+                            th = rh & ((ch << 7) | (cl >> 25))
+                            while tl | th:
+                                th = (th << 7) | (tl >> 25)
+                                tl = tl << 7
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & ((cl >> 7) | (ch << 25))
+                            th = rh & (ch >> 7)
+                            while tl | th:
+                                tl = (tl >> 7) | (th << 25)
+                                th = th >> 7
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            mobility = 0
+                            al = al - ((al >> 1) & m1)
+                            ah = ah - ((ah >> 1) & m1)
+                            al = (al & 0x33333333) + ((al >> 2) & 0x33333333)
+                            ah = (ah & 0x33333333) + ((ah >> 2) & 0x33333333)
+                            al = ((al + (al >> 4)) & 0x0F0F0F0F) + ((ah + (ah >> 4)) & 0x0F0F0F0F)
+                            mobility = int(((al * 0x01010101) & full) >> 24)
+                            al = uint(0)
+                            ah = uint(0)
+                            rl = cl & inner
+                            rh = ch & inner
+                            tl = rl & (dl << 1)
+                            th = rh & (dh << 1)
+                            while tl | th:
+                                tl = tl << 1
+                                th = th << 1
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & (dl >> 1)
+                            th = rh & (dh >> 1)
+                            while tl | th:
+                                tl = tl >> 1
+                                th = th >> 1
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            rl = cl
+                            rh = ch
+                            tl = rl & (dl << 8)
+                            th = rh & ((dh << 8) | (dl >> 24))
+                            while tl | th:
+                                th = (th << 8) | (tl >> 24)
+                                tl = tl << 8
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & ((dl >> 8) | (dh << 24))
+                            th = rh & (dh >> 8)
+                            while tl | th:
+                                tl = (tl >> 8) | (th << 24)
+                                th = th >> 8
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            rl = cl & inner
+                            rh = ch & inner
+                            tl = rl & (dl << 9)
+                            th = rh & ((dh << 9) | (dl >> 23))
+                            while tl | th:
+                                th = (th << 9) | (tl >> 23)
+                                tl = tl << 9
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & ((dl >> 9) | (dh << 23))
+                            th = rh & (dh >> 9)
+                            while tl | th:
+                                tl = (tl >> 9) | (th << 23)
+                                th = th >> 9
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            rl = cl & inner
+                            rh = ch & inner
+                            tl = rl & (dl << 7)
+                            th = rh & ((dh << 7) | (dl >> 25))
+                            while tl | th:
+                                th = (th << 7) | (tl >> 25)
+                                tl = tl << 7
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            tl = rl & ((dl >> 7) | (dh << 25))
+                            th = rh & (dh >> 7)
+                            while tl | th:
+                                tl = (tl >> 7) | (th << 25)
+                                th = th >> 7
+                                al |= tl & gl
+                                ah |= th & gh
+                                tl &= rl
+                                th &= rh
+                            opponent_mobility = 0
+                            al = al - ((al >> 1) & m1)
+                            ah = ah - ((ah >> 1) & m1)
+                            al = (al & 0x33333333) + ((al >> 2) & 0x33333333)
+                            ah = (ah & 0x33333333) + ((ah >> 2) & 0x33333333)
+                            al = ((al + (al >> 4)) & 0x0F0F0F0F) + ((ah + (ah >> 4)) & 0x0F0F0F0F)
+                            opponent_mobility = int(((al * 0x01010101) & full) >> 24)
+                            east_l = dl & not_h  # discs that have a square to their east
+                            east_h = dh & not_h
+                            west_l = dl & not_a
+                            west_h = dh & not_a
+                            fl = (east_l << 1) | (west_l >> 1) | (dl << 8) | (dl >> 8) | (dh << 24)
+                            fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
+                            fh = (east_h << 1) | (west_h >> 1) | (dh << 8) | (dl >> 24) | (dh >> 8)
+                            fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
+                            fl &= gl
+                            fh &= gh
+                            potential = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            potential = int(((fl * 0x01010101) & full) >> 24)
+                            east_l = cl & not_h  # discs that have a square to their east
+                            east_h = ch & not_h
+                            west_l = cl & not_a
+                            west_h = ch & not_a
+                            fl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
+                            fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
+                            fh = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
+                            fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
+                            fl &= gl
+                            fh &= gh
+                            opponent_potential = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            opponent_potential = int(((fl * 0x01010101) & full) >> 24)
+                            x_count = 0
+                            if gl & 1:  # a1, X-square b2 (bit 9)
+                                if cl & 0x200:
+                                    x_count += 1
+                                elif dl & 0x200:
+                                    x_count -= 1
+                            if gl & 0x80:  # h1, X-square g2 (bit 14)
+                                if cl & 0x4000:
+                                    x_count += 1
+                                elif dl & 0x4000:
+                                    x_count -= 1
+                            if gh & 0x1000000:  # a8 (bit 56), X-square b7 (bit 49)
+                                if ch & 0x20000:
+                                    x_count += 1
+                                elif dh & 0x20000:
+                                    x_count -= 1
+                            if (gh >> 31) & 1:  # h8 (bit 63), X-square g7 (bit 54)
+                                if ch & 0x400000:
+                                    x_count += 1
+                                elif dh & 0x400000:
+                                    x_count -= 1
+                            score = w_mobility * mobility + w_opponent_mobility * opponent_mobility
+                            score += w_potential * potential + w_opponent_potential * opponent_potential
+                            score += w_x_squares * x_count + w_discs * (mine - theirs) + w_fixed
+                            if with_edges:
+                                total = 0
+                                edge = 0
+                                while edge < 4:
+                                    if edge == 0:
+                                        edge_mine = cl & 0xFF
+                                        edge_theirs = dl & 0xFF
+                                    elif edge == 1:
+                                        edge_mine = ch >> 24
+                                        edge_theirs = dh >> 24
+                                    else:
+                                        # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
+                                        s = (edge - 2) * 7
+                                        x = (cl >> s) & 0x01010101
+                                        x |= x >> 7
+                                        x |= x >> 14
+                                        y = (ch >> s) & 0x01010101
+                                        y |= y >> 7
+                                        y |= y >> 14
+                                        edge_mine = (x & 0xF) | ((y & 0xF) << 4)
+                                        x = (dl >> s) & 0x01010101
+                                        x |= x >> 7
+                                        x |= x >> 14
+                                        y = (dh >> s) & 0x01010101
+                                        y |= y >> 7
+                                        y |= y >> 14
+                                        edge_theirs = (x & 0xF) | ((y & 0xF) << 4)
+                                    high = halves[edge_mine] + 2 * halves[edge_theirs]  # the near half, until the swap below
+                                    low = halves[256 + edge_mine] + 2 * halves[256 + edge_theirs]  # the far half
+                                    if high < low:
+                                        high, low = low, high
+                                    number = ((high * (high + 1)) >> 1) + low
+                                    total += int(edges[number])
+                                    edge += 1
+                                score += (total - _EDGE_OFFSET4) * _EDGE_SCALE
+                            value = 0 - (score >> _WEIGHT_SHIFT)
+                            # the leaf's nodes: Searcher._pvs visits it twice when its null window fails
+                            # high inside (alpha, beta); the limits are looked at as it looks at them
+                            visits = 1
+                            if scout and alpha < value and value < beta:
+                                visits = 2
+                            scout = 1
+                            nodes += visits
+                            if nodes >= next_poll:
+                                if nodes >= node_limit:
+                                    cfg[_C_NODES] = node_limit
+                                    cfg[_C_STOPPED] = 1
+                                    return 0
+                                if poll():
+                                    cfg[_C_NODES] = nodes
+                                    cfg[_C_STOPPED] = 1
+                                    return 0
+                                next_poll = nodes + _POLL_NODES
+                                if next_poll > node_limit:
+                                    next_poll = node_limit
+                            if value > best:
+                                best = value
+                                if value > alpha:
+                                    alpha = value
+                                    if value >= beta:
+                                        rank_class = 10  # cut-off
+                                        break
+                    value = best
                     continue
                 # the moves, lowest square first (Kernel.generate), then sorted as Searcher._order sorts them
                 base = ply << 6
