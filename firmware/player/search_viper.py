@@ -947,15 +947,125 @@ class ViperMidgame:
                         if square == table_move:
                             keys[base + i] = 0
                         elif depth >= _ORDER_DEPTH:
-                            # 1 + rank + 3 * the opponent's replies after the move. These nodes are few:
-                            # the move is played by a call, which keeps 2 KB of code out of the heap.
-                            kernel.play(ply, square)
-                            cl = uint(pos[at + 4])
-                            ch = uint(pos[at + 5])
-                            dl = uint(pos[at + 6])
-                            dh = uint(pos[at + 7])
-                            gl = play_l & ((cl | dl) ^ full)
-                            gh = play_h & ((ch | dh) ^ full)
+                            # 1 + rank + 3 * the opponent's replies after the move
+                            bl = uint(0)
+                            bh = uint(0)
+                            if square < 32:
+                                bl = uint(1) << square
+                            else:
+                                bh = uint(1) << (square - 32)
+                            fl = uint(0)
+                            fh = uint(0)
+                            tl = (bl << 1) & not_a
+                            th = (bh << 1) & not_a
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    tl = (tl << 1) & not_a
+                                    th = (th << 1) & not_a
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            tl = (bl >> 1) & not_h
+                            th = (bh >> 1) & not_h
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    tl = (tl >> 1) & not_h
+                                    th = (th >> 1) & not_h
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            tl = (bl << 8) & full
+                            th = ((bh << 8) | (bl >> 24)) & full
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    th = ((th << 8) | (tl >> 24)) & full
+                                    tl = (tl << 8) & full
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            tl = ((bl >> 8) | (bh << 24)) & full
+                            th = bh >> 8
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    tl = ((tl >> 8) | (th << 24)) & full
+                                    th = th >> 8
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            tl = (bl << 9) & not_a
+                            th = ((bh << 9) | (bl >> 23)) & not_a
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    th = ((th << 9) | (tl >> 23)) & not_a
+                                    tl = (tl << 9) & not_a
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            tl = ((bl >> 9) | (bh << 23)) & not_h
+                            th = (bh >> 9) & not_h
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    tl = ((tl >> 9) | (th << 23)) & not_h
+                                    th = (th >> 9) & not_h
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            tl = (bl << 7) & not_h
+                            th = ((bh << 7) | (bl >> 25)) & not_h
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    th = ((th << 7) | (tl >> 25)) & not_h
+                                    tl = (tl << 7) & not_h
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            tl = ((bl >> 7) | (bh << 25)) & not_a
+                            th = (bh >> 7) & not_a
+                            if (tl & ol) | (th & oh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (tl & ol) | (th & oh):
+                                    rl |= tl
+                                    rh |= th
+                                    tl = ((tl >> 7) | (th << 25)) & not_a
+                                    th = (th >> 7) & not_a
+                                if (tl & pl) | (th & ph):
+                                    fl |= rl
+                                    fh |= rh
+                            cl = ol ^ fl
+                            ch = oh ^ fh
+                            dl = pl | fl | bl
+                            dh = ph | fh | bh
+                            gl = el ^ bl
+                            gh = eh ^ bh
                             al = uint(0)
                             ah = uint(0)
                             rl = dl & inner
