@@ -623,222 +623,6 @@ class ViperMidgame:
                             mine = node_theirs - n
                             theirs = node_mine + n + 1
                             # PatternEvaluator.evaluate of the leaf (Kernel.features)
-                            al = uint(0)
-                            ah = uint(0)
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 1)
-                            th = rh & (ch << 1)
-                            while tl | th:
-                                tl = tl << 1
-                                th = th << 1
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & (cl >> 1)
-                            th = rh & (ch >> 1)
-                            while tl | th:
-                                tl = tl >> 1
-                                th = th >> 1
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl
-                            rh = dh
-                            tl = rl & (cl << 8)
-                            th = rh & ((ch << 8) | (cl >> 24))
-                            while tl | th:
-                                th = (th << 8) | (tl >> 24)
-                                tl = tl << 8
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 8) | (ch << 24))
-                            th = rh & (ch >> 8)
-                            while tl | th:
-                                tl = (tl >> 8) | (th << 24)
-                                th = th >> 8
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 9)
-                            th = rh & ((ch << 9) | (cl >> 23))
-                            while tl | th:
-                                th = (th << 9) | (tl >> 23)
-                                tl = tl << 9
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 9) | (ch << 23))
-                            th = rh & (ch >> 9)
-                            while tl | th:
-                                tl = (tl >> 9) | (th << 23)
-                                th = th >> 9
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 7)
-                            th = rh & ((ch << 7) | (cl >> 25))
-                            while tl | th:
-                                th = (th << 7) | (tl >> 25)
-                                tl = tl << 7
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 7) | (ch << 25))
-                            th = rh & (ch >> 7)
-                            while tl | th:
-                                tl = (tl >> 7) | (th << 25)
-                                th = th >> 7
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = al
-                            th = ah
-                            mobility = 0
-                            tl = tl - ((tl >> 1) & m1)
-                            th = th - ((th >> 1) & m1)
-                            tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                            th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                            tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                            mobility = int(((tl * 0x01010101) & full) >> 24)
-                            al = uint(0)
-                            ah = uint(0)
-                            rl = cl & inner
-                            rh = ch & inner
-                            tl = rl & (dl << 1)
-                            th = rh & (dh << 1)
-                            while tl | th:
-                                tl = tl << 1
-                                th = th << 1
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & (dl >> 1)
-                            th = rh & (dh >> 1)
-                            while tl | th:
-                                tl = tl >> 1
-                                th = th >> 1
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = cl
-                            rh = ch
-                            tl = rl & (dl << 8)
-                            th = rh & ((dh << 8) | (dl >> 24))
-                            while tl | th:
-                                th = (th << 8) | (tl >> 24)
-                                tl = tl << 8
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((dl >> 8) | (dh << 24))
-                            th = rh & (dh >> 8)
-                            while tl | th:
-                                tl = (tl >> 8) | (th << 24)
-                                th = th >> 8
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = cl & inner
-                            rh = ch & inner
-                            tl = rl & (dl << 9)
-                            th = rh & ((dh << 9) | (dl >> 23))
-                            while tl | th:
-                                th = (th << 9) | (tl >> 23)
-                                tl = tl << 9
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((dl >> 9) | (dh << 23))
-                            th = rh & (dh >> 9)
-                            while tl | th:
-                                tl = (tl >> 9) | (th << 23)
-                                th = th >> 9
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = cl & inner
-                            rh = ch & inner
-                            tl = rl & (dl << 7)
-                            th = rh & ((dh << 7) | (dl >> 25))
-                            while tl | th:
-                                th = (th << 7) | (tl >> 25)
-                                tl = tl << 7
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((dl >> 7) | (dh << 25))
-                            th = rh & (dh >> 7)
-                            while tl | th:
-                                tl = (tl >> 7) | (th << 25)
-                                th = th >> 7
-                                al |= tl & gl
-                                ah |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = al
-                            th = ah
-                            opponent_mobility = 0
-                            tl = tl - ((tl >> 1) & m1)
-                            th = th - ((th >> 1) & m1)
-                            tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                            th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                            tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                            opponent_mobility = int(((tl * 0x01010101) & full) >> 24)
-                            east_l = dl & not_h  # discs that have a square to their east
-                            east_h = dh & not_h
-                            west_l = dl & not_a
-                            west_h = dh & not_a
-                            tl = (east_l << 1) | (west_l >> 1) | (dl << 8) | (dl >> 8) | (dh << 24)
-                            tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                            th = (east_h << 1) | (west_h >> 1) | (dh << 8) | (dl >> 24) | (dh >> 8)
-                            th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                            tl &= gl
-                            th &= gh
-                            potential = 0
-                            tl = tl - ((tl >> 1) & m1)
-                            th = th - ((th >> 1) & m1)
-                            tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                            th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                            tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                            potential = int(((tl * 0x01010101) & full) >> 24)
-                            east_l = cl & not_h  # discs that have a square to their east
-                            east_h = ch & not_h
-                            west_l = cl & not_a
-                            west_h = ch & not_a
-                            tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
-                            tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                            th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
-                            th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                            tl &= gl
-                            th &= gh
-                            opponent_potential = 0
-                            tl = tl - ((tl >> 1) & m1)
-                            th = th - ((th >> 1) & m1)
-                            tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                            th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                            tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                            opponent_potential = int(((tl * 0x01010101) & full) >> 24)
                             x_count = 0
                             if gl & 1:  # a1, X-square b2 (bit 9)
                                 if cl & 0x200:
@@ -860,9 +644,135 @@ class ViperMidgame:
                                     x_count += 1
                                 elif dh & 0x400000:
                                     x_count -= 1
-                            score = w_mobility * mobility + w_opponent_mobility * opponent_mobility
-                            score += w_potential * potential + w_opponent_potential * opponent_potential
-                            score += w_x_squares * x_count + w_discs * (mine - theirs) + w_fixed
+                            score = w_x_squares * x_count + w_discs * (mine - theirs) + w_fixed
+                            # mobility and potential mobility: one pass for the mover, then one with the sides
+                            # (and their weights) swapped for the opponent, which swaps them back: one copy
+                            # of the code (1.6 KB) for a few moves more a leaf
+                            w_moves = w_mobility
+                            w_next_to = w_opponent_potential
+                            side = 0
+                            while True:
+                                al = uint(0)
+                                ah = uint(0)
+                                rl = dl & inner
+                                rh = dh & inner
+                                tl = rl & (cl << 1)
+                                th = rh & (ch << 1)
+                                while tl | th:
+                                    tl = tl << 1
+                                    th = th << 1
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                tl = rl & (cl >> 1)
+                                th = rh & (ch >> 1)
+                                while tl | th:
+                                    tl = tl >> 1
+                                    th = th >> 1
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                rl = dl
+                                rh = dh
+                                tl = rl & (cl << 8)
+                                th = rh & ((ch << 8) | (cl >> 24))
+                                while tl | th:
+                                    th = (th << 8) | (tl >> 24)
+                                    tl = tl << 8
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                tl = rl & ((cl >> 8) | (ch << 24))
+                                th = rh & (ch >> 8)
+                                while tl | th:
+                                    tl = (tl >> 8) | (th << 24)
+                                    th = th >> 8
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                rl = dl & inner
+                                rh = dh & inner
+                                tl = rl & (cl << 9)
+                                th = rh & ((ch << 9) | (cl >> 23))
+                                while tl | th:
+                                    th = (th << 9) | (tl >> 23)
+                                    tl = tl << 9
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                tl = rl & ((cl >> 9) | (ch << 23))
+                                th = rh & (ch >> 9)
+                                while tl | th:
+                                    tl = (tl >> 9) | (th << 23)
+                                    th = th >> 9
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                rl = dl & inner
+                                rh = dh & inner
+                                tl = rl & (cl << 7)
+                                th = rh & ((ch << 7) | (cl >> 25))
+                                while tl | th:
+                                    th = (th << 7) | (tl >> 25)
+                                    tl = tl << 7
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                tl = rl & ((cl >> 7) | (ch << 25))
+                                th = rh & (ch >> 7)
+                                while tl | th:
+                                    tl = (tl >> 7) | (th << 25)
+                                    th = th >> 7
+                                    al |= tl & gl
+                                    ah |= th & gh
+                                    tl &= rl
+                                    th &= rh
+                                tl = al
+                                th = ah
+                                n = 0
+                                tl = tl - ((tl >> 1) & m1)
+                                th = th - ((th >> 1) & m1)
+                                tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                                th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                                tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                                n = int(((tl * 0x01010101) & full) >> 24)
+                                score += w_moves * n
+                                east_l = cl & not_h  # discs that have a square to their east
+                                east_h = ch & not_h
+                                west_l = cl & not_a
+                                west_h = ch & not_a
+                                tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
+                                tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
+                                th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
+                                th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
+                                tl &= gl
+                                th &= gh
+                                n = 0
+                                tl = tl - ((tl >> 1) & m1)
+                                th = th - ((th >> 1) & m1)
+                                tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                                th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                                tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                                n = int(((tl * 0x01010101) & full) >> 24)
+                                score += w_next_to * n
+                                al = cl
+                                cl = dl
+                                dl = al
+                                ah = ch
+                                ch = dh
+                                dh = ah
+                                if side:
+                                    break
+                                side = 1
+                                w_moves = w_opponent_mobility
+                                w_next_to = w_potential
                             if with_edges:
                                 total = 0
                                 edge = 0
