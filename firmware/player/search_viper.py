@@ -87,6 +87,7 @@ _F_SLOT = const(10)
 _F_LOCK = const(11)
 _FRAME_SHIFT = const(4)  # 16 words a ply
 
+_ALL_MOVES = const(10)  # the words of the square-rank classes, then (_ALL_MOVES, + 1) every square
 _STATE_PASSING = const(1)  # this node passes; its value is its child's
 _STATE_SCOUT = const(2)  # the child in search has a null window: a fail high inside (alpha, beta) searches it again
 _STATE_TABLE = const(4)  # the node stores its result in the transposition table
@@ -115,11 +116,13 @@ def _never():
 
 
 def rank_classes(rank):
-    """array('I') of 10 words: the squares of each of the 5 square ranks, lowest rank first, as (low, high) words."""
+    """array('I') of 12 words: the squares of each of the 5 square ranks, lowest rank first, as (low, high)
+    words, then every square."""
     ranks = sorted(set(rank))
     if len(ranks) > 5:
         raise ValueError("more than 5 square ranks")
-    classes = array("I", bytes(40))
+    classes = array("I", bytes(48))
+    classes[_ALL_MOVES] = classes[_ALL_MOVES + 1] = 0xFFFFFFFF
     for square in range(len(rank)):
         at = 2 * ranks.index(rank[square]) + (1 if square >= 32 else 0)
         classes[at] |= 1 << (square & 31)
@@ -408,24 +411,8 @@ class ViperMidgame:
                 if not (ml | mh):
                     if not int(_legal(pos_obj, at + 2, at, geo_obj)):  # rare: a call, not more code
                         # neither side can move: the game is over, empty squares to the winner
-                        fl = pl
-                        fh = ph
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        fl = ol
-                        fh = oh
-                        theirs = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        theirs = int(((fl * 0x01010101) & full) >> 24)
+                        mine = int(kernel.discs(ply))
+                        theirs = int(kernel.opponent_discs(ply))
                         value = mine - theirs
                         if value > 0:
                             value += squares - mine - theirs
@@ -448,11 +435,20 @@ class ViperMidgame:
                     enter = 1
                     returning = 0
                     continue
+                # ----- the moves. At depth 1 the children are the leaves: each is evaluated here, in
+                # locals, without a frame, and the moves go in Searcher._order's order at that depth
+                # (square rank, then square: one rank class after the other, lowest square first), so
+                # no list is made. Deeper, the list is made, lowest square first (Kernel.generate), with
+                # each move's key (from ORDER_DEPTH the move is played here for its opponent's replies,
+                # the leaves' first step), then sorted. Per move: the mover after it (cl, ch) against
+                # (dl, dh), the empty squares (gl, gh).
+                base = ply << 6
+                count = 0
+                rank_class = _ALL_MOVES
+                class_end = _ALL_MOVES + 2
                 if depth == 1:
-                    # ----- the leaves in place: each child is evaluated here, in locals, without a frame.
-                    # The moves go in Searcher._order's order at this depth (square rank, then square:
-                    # one rank class after the other, lowest square first), so no list is made or sorted.
-                    # Per leaf: the mover (cl, ch) against (dl, dh), the empty squares (gl, gh).
+                    rank_class = 0
+                    class_end = _ALL_MOVES
                     tl = pl
                     th = ph
                     node_mine = 0
@@ -485,132 +481,144 @@ class ViperMidgame:
                     w_fixed += (int(weights[wat + 7]) ^ 0x8000) - 0x8000
                     best = 0 - _INFINITY
                     scout = 0  # 1 after the first move: the others get a null window
-                    rank_class = 0
-                    while rank_class < 10:
-                        ql = ml & uint(classes[rank_class])
-                        qh = mh & uint(classes[rank_class + 1])
-                        rank_class += 2
-                        while ql | qh:
-                            if ql:
-                                bl = ql & (0 - ql)
-                                bh = uint(0)
-                                ql ^= bl
-                            else:
-                                bl = uint(0)
-                                bh = qh & (0 - qh)
-                                qh ^= bh
-                            fl = uint(0)
-                            fh = uint(0)
-                            tl = (bl << 1) & not_a
-                            th = (bh << 1) & not_a
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = (tl << 1) & not_a
-                                    th = (th << 1) & not_a
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl >> 1) & not_h
-                            th = (bh >> 1) & not_h
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = (tl >> 1) & not_h
-                                    th = (th >> 1) & not_h
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl << 8) & full
-                            th = ((bh << 8) | (bl >> 24)) & full
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    th = ((th << 8) | (tl >> 24)) & full
-                                    tl = (tl << 8) & full
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = ((bl >> 8) | (bh << 24)) & full
-                            th = bh >> 8
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = ((tl >> 8) | (th << 24)) & full
-                                    th = th >> 8
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl << 9) & not_a
-                            th = ((bh << 9) | (bl >> 23)) & not_a
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    th = ((th << 9) | (tl >> 23)) & not_a
-                                    tl = (tl << 9) & not_a
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = ((bl >> 9) | (bh << 23)) & not_h
-                            th = (bh >> 9) & not_h
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = ((tl >> 9) | (th << 23)) & not_h
-                                    th = (th >> 9) & not_h
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl << 7) & not_h
-                            th = ((bh << 7) | (bl >> 25)) & not_h
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    th = ((th << 7) | (tl >> 25)) & not_h
-                                    tl = (tl << 7) & not_h
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = ((bl >> 7) | (bh << 25)) & not_a
-                            th = (bh >> 7) & not_a
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = ((tl >> 7) | (th << 25)) & not_a
-                                    th = (th >> 7) & not_a
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            cl = ol ^ fl
-                            ch = oh ^ fh
-                            dl = pl | fl | bl
-                            dh = ph | fh | bh
-                            gl = el ^ bl
-                            gh = eh ^ bh
+                while rank_class < class_end:
+                    ql = ml & uint(classes[rank_class])
+                    qh = mh & uint(classes[rank_class + 1])
+                    rank_class += 2
+                    while ql | qh:
+                        if ql:
+                            bl = ql & (0 - ql)
+                            bh = uint(0)
+                            ql ^= bl
+                            square = int(de_bruijn[((bl * 0x077CB531) & full) >> 27])
+                        else:
+                            bl = uint(0)
+                            bh = qh & (0 - qh)
+                            qh ^= bh
+                            square = 32 + int(de_bruijn[((bh * 0x077CB531) & full) >> 27])
+                        if depth > 1:
+                            moves[base + count] = square
+                            if square == table_move:
+                                keys[base + count] = 0
+                                count += 1
+                                continue
+                            if depth < _ORDER_DEPTH:
+                                keys[base + count] = 1 + rank[square]
+                                count += 1
+                                continue
+                        fl = uint(0)
+                        fh = uint(0)
+                        tl = (bl << 1) & not_a
+                        th = (bh << 1) & not_a
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                tl = (tl << 1) & not_a
+                                th = (th << 1) & not_a
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        tl = (bl >> 1) & not_h
+                        th = (bh >> 1) & not_h
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                tl = (tl >> 1) & not_h
+                                th = (th >> 1) & not_h
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        tl = (bl << 8) & full
+                        th = ((bh << 8) | (bl >> 24)) & full
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                th = ((th << 8) | (tl >> 24)) & full
+                                tl = (tl << 8) & full
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        tl = ((bl >> 8) | (bh << 24)) & full
+                        th = bh >> 8
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                tl = ((tl >> 8) | (th << 24)) & full
+                                th = th >> 8
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        tl = (bl << 9) & not_a
+                        th = ((bh << 9) | (bl >> 23)) & not_a
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                th = ((th << 9) | (tl >> 23)) & not_a
+                                tl = (tl << 9) & not_a
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        tl = ((bl >> 9) | (bh << 23)) & not_h
+                        th = (bh >> 9) & not_h
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                tl = ((tl >> 9) | (th << 23)) & not_h
+                                th = (th >> 9) & not_h
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        tl = (bl << 7) & not_h
+                        th = ((bh << 7) | (bl >> 25)) & not_h
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                th = ((th << 7) | (tl >> 25)) & not_h
+                                tl = (tl << 7) & not_h
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        tl = ((bl >> 7) | (bh << 25)) & not_a
+                        th = (bh >> 7) & not_a
+                        if (tl & ol) | (th & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (tl & ol) | (th & oh):
+                                rl |= tl
+                                rh |= th
+                                tl = ((tl >> 7) | (th << 25)) & not_a
+                                th = (th >> 7) & not_a
+                            if (tl & pl) | (th & ph):
+                                fl |= rl
+                                fh |= rh
+                        cl = ol ^ fl
+                        ch = oh ^ fh
+                        dl = pl | fl | bl
+                        dh = ph | fh | bh
+                        gl = el ^ bl
+                        gh = eh ^ bh
+                        if depth == 1:
                             tl = fl
                             th = fh
                             n = 0
@@ -645,337 +653,13 @@ class ViperMidgame:
                                 elif dh & 0x400000:
                                     x_count -= 1
                             score = w_x_squares * x_count + w_discs * (mine - theirs) + w_fixed
-                            # mobility and potential mobility: one pass for the mover, then one with the sides
-                            # (and their weights) swapped for the opponent, which swaps them back: one copy
-                            # of the code (1.6 KB) for a few moves more a leaf
-                            w_moves = w_mobility
-                            w_next_to = w_opponent_potential
-                            side = 0
-                            while True:
-                                al = uint(0)
-                                ah = uint(0)
-                                rl = dl & inner
-                                rh = dh & inner
-                                tl = rl & (cl << 1)
-                                th = rh & (ch << 1)
-                                while tl | th:
-                                    tl = tl << 1
-                                    th = th << 1
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                tl = rl & (cl >> 1)
-                                th = rh & (ch >> 1)
-                                while tl | th:
-                                    tl = tl >> 1
-                                    th = th >> 1
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                rl = dl
-                                rh = dh
-                                tl = rl & (cl << 8)
-                                th = rh & ((ch << 8) | (cl >> 24))
-                                while tl | th:
-                                    th = (th << 8) | (tl >> 24)
-                                    tl = tl << 8
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                tl = rl & ((cl >> 8) | (ch << 24))
-                                th = rh & (ch >> 8)
-                                while tl | th:
-                                    tl = (tl >> 8) | (th << 24)
-                                    th = th >> 8
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                rl = dl & inner
-                                rh = dh & inner
-                                tl = rl & (cl << 9)
-                                th = rh & ((ch << 9) | (cl >> 23))
-                                while tl | th:
-                                    th = (th << 9) | (tl >> 23)
-                                    tl = tl << 9
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                tl = rl & ((cl >> 9) | (ch << 23))
-                                th = rh & (ch >> 9)
-                                while tl | th:
-                                    tl = (tl >> 9) | (th << 23)
-                                    th = th >> 9
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                rl = dl & inner
-                                rh = dh & inner
-                                tl = rl & (cl << 7)
-                                th = rh & ((ch << 7) | (cl >> 25))
-                                while tl | th:
-                                    th = (th << 7) | (tl >> 25)
-                                    tl = tl << 7
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                tl = rl & ((cl >> 7) | (ch << 25))
-                                th = rh & (ch >> 7)
-                                while tl | th:
-                                    tl = (tl >> 7) | (th << 25)
-                                    th = th >> 7
-                                    al |= tl & gl
-                                    ah |= th & gh
-                                    tl &= rl
-                                    th &= rh
-                                tl = al
-                                th = ah
-                                n = 0
-                                tl = tl - ((tl >> 1) & m1)
-                                th = th - ((th >> 1) & m1)
-                                tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                                th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                                tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                                n = int(((tl * 0x01010101) & full) >> 24)
-                                score += w_moves * n
-                                east_l = cl & not_h  # discs that have a square to their east
-                                east_h = ch & not_h
-                                west_l = cl & not_a
-                                west_h = ch & not_a
-                                tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
-                                tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                                th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
-                                th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                                tl &= gl
-                                th &= gh
-                                n = 0
-                                tl = tl - ((tl >> 1) & m1)
-                                th = th - ((th >> 1) & m1)
-                                tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                                th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                                tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                                n = int(((tl * 0x01010101) & full) >> 24)
-                                score += w_next_to * n
-                                al = cl
-                                cl = dl
-                                dl = al
-                                ah = ch
-                                ch = dh
-                                dh = ah
-                                if side:
-                                    break
-                                side = 1
-                                w_moves = w_opponent_mobility
-                                w_next_to = w_potential
-                            if with_edges:
-                                total = 0
-                                edge = 0
-                                while edge < 4:
-                                    if edge == 0:
-                                        edge_mine = cl & 0xFF
-                                        edge_theirs = dl & 0xFF
-                                    elif edge == 1:
-                                        edge_mine = ch >> 24
-                                        edge_theirs = dh >> 24
-                                    else:
-                                        # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
-                                        s = (edge - 2) * 7
-                                        tl = (cl >> s) & 0x01010101
-                                        tl |= tl >> 7
-                                        tl |= tl >> 14
-                                        th = (ch >> s) & 0x01010101
-                                        th |= th >> 7
-                                        th |= th >> 14
-                                        edge_mine = (tl & 0xF) | ((th & 0xF) << 4)
-                                        tl = (dl >> s) & 0x01010101
-                                        tl |= tl >> 7
-                                        tl |= tl >> 14
-                                        th = (dh >> s) & 0x01010101
-                                        th |= th >> 7
-                                        th |= th >> 14
-                                        edge_theirs = (tl & 0xF) | ((th & 0xF) << 4)
-                                    high = halves[edge_mine] + 2 * halves[edge_theirs]  # the near half, until the swap below
-                                    low = halves[256 + edge_mine] + 2 * halves[256 + edge_theirs]  # the far half
-                                    if high < low:
-                                        high, low = low, high
-                                    number = ((high * (high + 1)) >> 1) + low
-                                    total += int(edges[number])
-                                    edge += 1
-                                score += (total - _EDGE_OFFSET4) * _EDGE_SCALE
-                            value = 0 - (score >> _WEIGHT_SHIFT)
-                            # the leaf's nodes: Searcher._pvs visits it twice when its null window fails
-                            # high inside (alpha, beta); the limits are looked at as it looks at them
-                            visits = 1
-                            if scout and alpha < value and value < beta:
-                                visits = 2
-                            scout = 1
-                            nodes += visits
-                            if nodes >= next_poll:
-                                if nodes >= node_limit:
-                                    cfg[_C_NODES] = node_limit
-                                    cfg[_C_STOPPED] = 1
-                                    return 0
-                                if poll():
-                                    cfg[_C_NODES] = nodes
-                                    cfg[_C_STOPPED] = 1
-                                    return 0
-                                next_poll = nodes + _POLL_NODES
-                                if next_poll > node_limit:
-                                    next_poll = node_limit
-                            if value > best:
-                                best = value
-                                if value > alpha:
-                                    alpha = value
-                                    if value >= beta:
-                                        rank_class = 10  # cut-off
-                                        break
-                    value = best
-                    continue
-                # the moves, lowest square first (Kernel.generate), then sorted as Searcher._order sorts them
-                base = ply << 6
-                count = 0
-                while ml:
-                    bl = ml & (0 - ml)
-                    ml ^= bl
-                    moves[base + count] = de_bruijn[((bl * 0x077CB531) & full) >> 27]
-                    count += 1
-                while mh:
-                    bh = mh & (0 - mh)
-                    mh ^= bh
-                    moves[base + count] = 32 + de_bruijn[((bh * 0x077CB531) & full) >> 27]
-                    count += 1
-                if count > 1:
-                    i = 0
-                    while i < count:
-                        square = int(moves[base + i])
-                        if square == table_move:
-                            keys[base + i] = 0
-                        elif depth >= _ORDER_DEPTH:
-                            # 1 + rank + 3 * the opponent's replies after the move
-                            bl = uint(0)
-                            bh = uint(0)
-                            if square < 32:
-                                bl = uint(1) << square
-                            else:
-                                bh = uint(1) << (square - 32)
-                            fl = uint(0)
-                            fh = uint(0)
-                            tl = (bl << 1) & not_a
-                            th = (bh << 1) & not_a
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = (tl << 1) & not_a
-                                    th = (th << 1) & not_a
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl >> 1) & not_h
-                            th = (bh >> 1) & not_h
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = (tl >> 1) & not_h
-                                    th = (th >> 1) & not_h
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl << 8) & full
-                            th = ((bh << 8) | (bl >> 24)) & full
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    th = ((th << 8) | (tl >> 24)) & full
-                                    tl = (tl << 8) & full
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = ((bl >> 8) | (bh << 24)) & full
-                            th = bh >> 8
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = ((tl >> 8) | (th << 24)) & full
-                                    th = th >> 8
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl << 9) & not_a
-                            th = ((bh << 9) | (bl >> 23)) & not_a
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    th = ((th << 9) | (tl >> 23)) & not_a
-                                    tl = (tl << 9) & not_a
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = ((bl >> 9) | (bh << 23)) & not_h
-                            th = (bh >> 9) & not_h
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = ((tl >> 9) | (th << 23)) & not_h
-                                    th = (th >> 9) & not_h
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = (bl << 7) & not_h
-                            th = ((bh << 7) | (bl >> 25)) & not_h
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    th = ((th << 7) | (tl >> 25)) & not_h
-                                    tl = (tl << 7) & not_h
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            tl = ((bl >> 7) | (bh << 25)) & not_a
-                            th = (bh >> 7) & not_a
-                            if (tl & ol) | (th & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (tl & ol) | (th & oh):
-                                    rl |= tl
-                                    rh |= th
-                                    tl = ((tl >> 7) | (th << 25)) & not_a
-                                    th = (th >> 7) & not_a
-                                if (tl & pl) | (th & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            cl = ol ^ fl
-                            ch = oh ^ fh
-                            dl = pl | fl | bl
-                            dh = ph | fh | bh
-                            gl = el ^ bl
-                            gh = eh ^ bh
+                        # mobility and potential mobility: one pass for the mover, then one with the sides
+                        # (and their weights) swapped for the opponent, which swaps them back: one copy
+                        # of the code (1.6 KB) for a few moves more a leaf
+                        w_moves = w_mobility
+                        w_next_to = w_opponent_potential
+                        side = 0
+                        while True:
                             al = uint(0)
                             ah = uint(0)
                             rl = dl & inner
@@ -1067,10 +751,108 @@ class ViperMidgame:
                             th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
                             tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
                             n = int(((tl * 0x01010101) & full) >> 24)
-                            keys[base + i] = 1 + rank[square] + 3 * n
-                        else:
-                            keys[base + i] = 1 + rank[square]
-                        i += 1
+                            if depth > 1:
+                                keys[base + count] = 1 + rank[square] + 3 * n  # the opponent's replies
+                                count += 1
+                                break
+                            score += w_moves * n
+                            east_l = cl & not_h  # discs that have a square to their east
+                            east_h = ch & not_h
+                            west_l = cl & not_a
+                            west_h = ch & not_a
+                            tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
+                            tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
+                            th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
+                            th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
+                            tl &= gl
+                            th &= gh
+                            n = 0
+                            tl = tl - ((tl >> 1) & m1)
+                            th = th - ((th >> 1) & m1)
+                            tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                            th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                            tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                            n = int(((tl * 0x01010101) & full) >> 24)
+                            score += w_next_to * n
+                            al = cl
+                            cl = dl
+                            dl = al
+                            ah = ch
+                            ch = dh
+                            dh = ah
+                            if side:
+                                break
+                            side = 1
+                            w_moves = w_opponent_mobility
+                            w_next_to = w_potential
+                        if depth > 1:
+                            continue
+                        if with_edges:
+                            total = 0
+                            edge = 0
+                            while edge < 4:
+                                if edge == 0:
+                                    edge_mine = cl & 0xFF
+                                    edge_theirs = dl & 0xFF
+                                elif edge == 1:
+                                    edge_mine = ch >> 24
+                                    edge_theirs = dh >> 24
+                                else:
+                                    # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
+                                    s = (edge - 2) * 7
+                                    tl = (cl >> s) & 0x01010101
+                                    tl |= tl >> 7
+                                    tl |= tl >> 14
+                                    th = (ch >> s) & 0x01010101
+                                    th |= th >> 7
+                                    th |= th >> 14
+                                    edge_mine = (tl & 0xF) | ((th & 0xF) << 4)
+                                    tl = (dl >> s) & 0x01010101
+                                    tl |= tl >> 7
+                                    tl |= tl >> 14
+                                    th = (dh >> s) & 0x01010101
+                                    th |= th >> 7
+                                    th |= th >> 14
+                                    edge_theirs = (tl & 0xF) | ((th & 0xF) << 4)
+                                high = halves[edge_mine] + 2 * halves[edge_theirs]  # the near half, until the swap below
+                                low = halves[256 + edge_mine] + 2 * halves[256 + edge_theirs]  # the far half
+                                if high < low:
+                                    high, low = low, high
+                                number = ((high * (high + 1)) >> 1) + low
+                                total += int(edges[number])
+                                edge += 1
+                            score += (total - _EDGE_OFFSET4) * _EDGE_SCALE
+                        value = 0 - (score >> _WEIGHT_SHIFT)
+                        # the leaf's nodes: Searcher._pvs visits it twice when its null window fails
+                        # high inside (alpha, beta); the limits are looked at as it looks at them
+                        visits = 1
+                        if scout and alpha < value and value < beta:
+                            visits = 2
+                        scout = 1
+                        nodes += visits
+                        if nodes >= next_poll:
+                            if nodes >= node_limit:
+                                cfg[_C_NODES] = node_limit
+                                cfg[_C_STOPPED] = 1
+                                return 0
+                            if poll():
+                                cfg[_C_NODES] = nodes
+                                cfg[_C_STOPPED] = 1
+                                return 0
+                            next_poll = nodes + _POLL_NODES
+                            if next_poll > node_limit:
+                                next_poll = node_limit
+                        if value > best:
+                            best = value
+                            if value > alpha:
+                                alpha = value
+                                if value >= beta:
+                                    rank_class = class_end  # cut-off
+                                    break
+                if depth == 1:
+                    value = best
+                    continue
+                if count > 1:
                     i = base + 1
                     while i < base + count:
                         square = int(moves[i])
