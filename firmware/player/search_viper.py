@@ -438,17 +438,19 @@ class ViperMidgame:
                 # ----- the moves. At depth 1 the children are the leaves: each is evaluated here, in
                 # locals, without a frame, and the moves go in Searcher._order's order at that depth
                 # (square rank, then square: one rank class after the other, lowest square first), so
-                # no list is made. Deeper, the list is made, lowest square first (Kernel.generate), with
-                # each move's key (from ORDER_DEPTH the move is played here for its opponent's replies,
-                # the leaves' first step), then sorted. Per move: the mover after it (cl, ch) against
+                # no list is made. Deeper, the list is made with each move's key (from ORDER_DEPTH the
+                # move is played here for its opponent's replies, the leaves' first step), lowest square
+                # first (Kernel.generate; at depth 2 in rank order already), then sorted. Per move: the mover after it (cl, ch) against
                 # (dl, dh), the empty squares (gl, gh).
                 base = ply << 6
                 count = 0
                 rank_class = _ALL_MOVES
                 class_end = _ALL_MOVES + 2
-                if depth == 1:
+                if depth < _ORDER_DEPTH:
+                    # in rank order already: the sort below only brings the table's move to the front
                     rank_class = 0
                     class_end = _ALL_MOVES
+                if depth == 1:
                     tl = pl
                     th = ph
                     node_mine = 0
