@@ -19,10 +19,14 @@ on the Pico, so the search keeps its own stack (a frame of words per ply in
 a preallocated array('I')) and the move generator, flips, popcounts and the
 evaluation's features stand written out in it (expanded by tools/gen_viper.py
 from the fragments the other viper modules share). Nothing is allocated in
-the loop. The node limit is checked at every node, exactly where the plain
-search checks it, so a budget stops both at the same node; poll() looks at
-should_stop and the deadline at the nodes where Searcher._checkpoint does
-(every CHECK_EVERY nodes: a few milliseconds on the Pico).
+the loop. The leaves (depth 0) get no frame: a node at depth 1 evaluates
+each child in locals, counting it once, or twice where the plain search
+searches it again after a null window fails high (the leaf's score does not
+depend on the window). The node limit is checked at every node, exactly
+where the plain search checks it, so a budget stops both at the same node;
+poll() looks at should_stop and the deadline at the nodes where
+Searcher._checkpoint does (every CHECK_EVERY nodes: a few milliseconds on
+the Pico). docs/DEVICE_SPEED.md tells what each choice was worth there.
 
 The evaluation's edge table must be the one of the leaves' phase: a leaf
 at `depth` 0 below a node with E empty squares and `depth` left has
