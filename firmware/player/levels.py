@@ -33,7 +33,7 @@ STYLE_PATTERN = "pattern"
 # The level budgets are these rates times each level's time (docs/BENCHMARKS.md,
 # "Computer player", has the measurements):
 # - midgame search nodes per second on the Pico with the viper search
-#   (player/search_viper.py): the top level measured ~13,000 on the emulated
+#   (player/search_viper.py): the top level measured ~15,800 on the emulated
 #   Pico (docs/DEVICE_SPEED.md, tools/device_search.py); the levels count
 #   less (late-midgame positions run slower), so the node budget, not the
 #   deadline, ends a search and a host replay of the level plays the device's move;
