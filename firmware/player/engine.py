@@ -22,7 +22,7 @@ from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 # stops deepening at MAX_PLY // 2 (16 plies, beyond the top level's node budget) and the levels' solves
 # (14 empties) fit too. Each ply costs 128 bytes of move lists, which the Pico's heap feels.
 MAX_PLY = 32
-TABLE_BITS = 10  # 2**10 table entries (9 KB): the top level searches about 3,500 nodes a move on the Pico
+TABLE_BITS = 10  # 2**10 table entries (9 KB); 2**11 played no better in the level 8 matches (docs/PLAYER.md)
 SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stacks are made for no more
 # The viper solver keeps 2**9 entries (a lock and an entry word each) in the midgame table's locks, 4 KB
 # that the two share as they never run at once: a 14-empty solve stores about as many positions.

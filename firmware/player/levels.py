@@ -33,11 +33,11 @@ STYLE_PATTERN = "pattern"
 # The level budgets are these rates times each level's time (docs/BENCHMARKS.md,
 # "Computer player", has the measurements):
 # - midgame search nodes per second on the Pico with the viper search
-#   (player/search_viper.py): the top level measured ~9,500 on the emulated
+#   (player/search_viper.py): the top level measured ~15,800 on the emulated
 #   Pico (docs/DEVICE_SPEED.md, tools/device_search.py); the levels count
-#   less (late-midgame positions run ~8,000), so the node budget, not the
+#   less (late-midgame positions run slower), so the node budget, not the
 #   deadline, ends a search and a host replay of the level plays the device's move;
-DEVICE_SEARCH_NODES_PER_S = 7000
+DEVICE_SEARCH_NODES_PER_S = 9500
 # - the Pico solves endgames with the viper solver (player/endgame_viper.py),
 #   ~33,000 of its nodes per second; the plain solver that replays a level on
 #   the host needs up to 1.5 times as many nodes for the same endgame, so its

@@ -19,10 +19,14 @@ on the Pico, so the search keeps its own stack (a frame of words per ply in
 a preallocated array('I')) and the move generator, flips, popcounts and the
 evaluation's features stand written out in it (expanded by tools/gen_viper.py
 from the fragments the other viper modules share). Nothing is allocated in
-the loop. The node limit is checked at every node, exactly where the plain
-search checks it, so a budget stops both at the same node; poll() looks at
-should_stop and the deadline at the nodes where Searcher._checkpoint does
-(every CHECK_EVERY nodes: a few milliseconds on the Pico).
+the loop. The leaves (depth 0) get no frame: a node at depth 1 evaluates
+each child in locals, counting it once, or twice where the plain search
+searches it again after a null window fails high (the leaf's score does not
+depend on the window). The node limit is checked at every node, exactly
+where the plain search checks it, so a budget stops both at the same node;
+poll() looks at should_stop and the deadline at the nodes where
+Searcher._checkpoint does (every CHECK_EVERY nodes: a few milliseconds on
+the Pico). docs/DEVICE_SPEED.md tells what each choice was worth there.
 
 The evaluation's edge table must be the one of the leaves' phase: a leaf
 at `depth` 0 below a node with E empty squares and `depth` left has
@@ -66,7 +70,11 @@ _C_TABLE_SHIFT = const(5)
 _C_ANTI = const(6)
 _C_EDGES = const(7)  # 1: the evaluation adds its edge tables
 _C_SQUARES = const(8)  # playable squares: 64, or 63 with a black hole
-_C_SIZE = const(9)
+_C_PLY = const(9)  # in: where the search starts, its depth and window (+ _BIAS)
+_C_DEPTH = const(10)
+_C_ALPHA = const(11)
+_C_BETA = const(12)
+_C_SIZE = const(13)
 
 # frame words per ply; scores are stored + _BIAS: the unix port reads ptr32 words zero-extended
 _F_ALPHA = const(0)
@@ -83,6 +91,7 @@ _F_SLOT = const(10)
 _F_LOCK = const(11)
 _FRAME_SHIFT = const(4)  # 16 words a ply
 
+_ALL_MOVES = const(10)  # the words of the square-rank classes, then (_ALL_MOVES, + 1) every square
 _STATE_PASSING = const(1)  # this node passes; its value is its child's
 _STATE_SCOUT = const(2)  # the child in search has a null window: a fail high inside (alpha, beta) searches it again
 _STATE_TABLE = const(4)  # the node stores its result in the transposition table
@@ -110,6 +119,20 @@ def _never():
     return False
 
 
+def rank_classes(rank):
+    """array('I') of 12 words: the squares of each of the 5 square ranks, lowest rank first, as (low, high)
+    words, then every square."""
+    ranks = sorted(set(rank))
+    if len(ranks) > 5:
+        raise ValueError("more than 5 square ranks")
+    classes = array("I", bytes(48))
+    classes[_ALL_MOVES] = classes[_ALL_MOVES + 1] = 0xFFFFFFFF
+    for square in range(len(rank)):
+        at = 2 * ranks.index(rank[square]) + (1 if square >= 32 else 0)
+        classes[at] |= 1 << (square & 31)
+    return classes
+
+
 class ViperMidgame:
     name = "viper"
 
@@ -123,6 +146,7 @@ class ViperMidgame:
         self.kernel = kernel
         self.table = table
         self._rank = rank
+        self._classes = rank_classes(rank)
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * (kernel.max_ply + 1))
         self._keys = bytearray(len(kernel.move_list)) if keys is None else keys
         cfg = array("I", bytes(4 * _C_SIZE))
@@ -140,6 +164,8 @@ class ViperMidgame:
 
     def pvs(self, searcher, ply, depth, alpha, beta):
         """Searcher._pvs(ply, depth, alpha, beta) for `searcher`, whose nodes it counts; raises SearchStopped as it does."""
+        if depth <= 0:
+            return searcher._pvs(ply, depth, alpha, beta)  # a leaf (the root's at depth 1): the loop's nodes have depth
         evaluator = searcher.evaluator
         kernel = self.kernel
         cfg = self._cfg
@@ -161,8 +187,14 @@ class ViperMidgame:
         cfg[_C_STOPPED] = 0
         self._poll = searcher.poll
         try:
-            score = self._search(ply, depth, alpha + _BIAS, beta + _BIAS) - _BIAS
+            cfg[_C_PLY] = ply
+            cfg[_C_DEPTH] = depth
+            cfg[_C_ALPHA] = alpha + _BIAS
+            cfg[_C_BETA] = beta + _BIAS
+            _searching[0] = self
+            score = _search() - _BIAS
         finally:
+            _searching[0] = None
             self._poll = _never  # the searcher is kept from move to move, the caller's callbacks are not
         searcher.nodes = cfg[_C_NODES]
         searcher.next_check = cfg[_C_NEXT_POLL]
@@ -170,381 +202,641 @@ class ViperMidgame:
             raise SearchStopped()
         return score
 
-    @micropython.viper
-    def _search(self, ply0: int, depth0: int, alpha0: int, beta0: int) -> int:
-        """The search; alpha0, beta0 and the result are + _BIAS. Nodes and stopped go to cfg."""
-        kernel = self.kernel
-        pos_obj = kernel._pos
-        geo_obj = kernel._geo
-        pos = ptr32(pos_obj)
-        geo = ptr32(geo_obj)
-        moves = ptr8(kernel.move_list)
-        de_bruijn = ptr8(kernel._de_bruijn)
-        halves = ptr8(kernel._edge_halves)
-        frame = ptr32(self._frame)
-        keys = ptr8(self._keys)
-        rank = ptr8(self._rank)
-        cfg = ptr32(self._cfg)
-        weights = ptr16(self._weights)
-        feature_phase = ptr8(self._feature_phase)
-        edges = ptr8(self._edges)
-        table = self.table
-        t_locks = ptr32(table.locks)
-        t_scores = ptr16(table.scores)
-        t_moves = ptr8(table.moves)
-        t_depths = ptr8(table.depths)
-        t_flags = ptr8(table.flags)
-        poll = self._poll
-        full = uint(geo[_G_FULL])
-        m1 = uint(geo[_G_M1])
-        not_a = uint(geo[_G_NOT_A])
-        not_h = uint(geo[_G_NOT_H])
-        inner = uint(geo[_G_INNER])
-        play_l = uint(geo[_G_PLAYABLE])
-        play_h = uint(geo[_G_PLAYABLE + 1])
-        hash0 = uint(geo[_G_HASH])
-        hash1 = uint(geo[_G_HASH + 1])
-        hash2 = uint(geo[_G_HASH + 2])
-        hash3 = uint(geo[_G_HASH + 3])
-        lock0 = uint(geo[_G_LOCK])
-        lock1 = uint(geo[_G_LOCK + 1])
-        lock2 = uint(geo[_G_LOCK + 2])
-        lock3 = uint(geo[_G_LOCK + 3])
-        nodes = int(cfg[_C_NODES])
-        node_limit = int(cfg[_C_NODE_LIMIT])
-        next_poll = int(cfg[_C_NEXT_POLL])
-        generation = int(cfg[_C_GENERATION])
-        table_shift = uint(cfg[_C_TABLE_SHIFT])
-        anti = int(cfg[_C_ANTI])
-        with_edges = int(cfg[_C_EDGES])
-        squares = int(cfg[_C_SQUARES])
-        ply = ply0
-        fr = ply << _FRAME_SHIFT
-        frame[fr + _F_ALPHA] = alpha0
-        frame[fr + _F_BETA] = beta0
-        frame[fr + _F_DEPTH] = depth0
-        enter = 1
-        returning = 0
-        value = 0
-        while True:
-            if enter:
-                # ----- a new node at `ply`: its value at once (returning), or its sorted move list
-                enter = 0
-                returning = 1
-                nodes += 1
+
+# The ViperMidgame whose _search() runs: _search takes no argument (below), so pvs() hands it over here.
+_searching = [None]
+
+
+@micropython.viper
+def _search() -> int:
+    """The search of _searching[0] (a ViperMidgame) that its cfg describes; the result is + _BIAS.
+    Nodes and stopped go to cfg."""
+    # Viper keeps a function's first three locals in registers, the others in memory, and the
+    # arguments come first: so no argument, and the first locals are tl and th, the words every
+    # direction loop of the move generator and the flip walk steps, and al, where the leaves'
+    # move generator gathers the moves (the fragments' temporaries are renamed to them where they
+    # can be). On the Pico: +13% for tl and th with self still the argument, +14% more for al in
+    # its place (docs/DEVICE_SPEED.md).
+    tl = uint(0)
+    th = uint(0)
+    al = uint(0)
+    self = _searching[0]
+    kernel = self.kernel
+    pos_obj = kernel._pos
+    geo_obj = kernel._geo
+    pos = ptr32(pos_obj)
+    geo = ptr32(geo_obj)
+    moves = ptr8(kernel.move_list)
+    de_bruijn = ptr8(kernel._de_bruijn)
+    halves = ptr8(kernel._edge_halves)
+    frame = ptr32(self._frame)
+    keys = ptr8(self._keys)
+    rank = ptr8(self._rank)
+    classes = ptr32(self._classes)
+    cfg = ptr32(self._cfg)
+    weights = ptr16(self._weights)
+    feature_phase = ptr8(self._feature_phase)
+    edges = ptr8(self._edges)
+    table = self.table
+    t_locks = ptr32(table.locks)
+    t_scores = ptr16(table.scores)
+    t_moves = ptr8(table.moves)
+    t_depths = ptr8(table.depths)
+    t_flags = ptr8(table.flags)
+    poll = self._poll
+    full = uint(geo[_G_FULL])
+    m1 = uint(geo[_G_M1])
+    not_a = uint(geo[_G_NOT_A])
+    not_h = uint(geo[_G_NOT_H])
+    inner = uint(geo[_G_INNER])
+    play_l = uint(geo[_G_PLAYABLE])
+    play_h = uint(geo[_G_PLAYABLE + 1])
+    hash0 = uint(geo[_G_HASH])
+    hash1 = uint(geo[_G_HASH + 1])
+    hash2 = uint(geo[_G_HASH + 2])
+    hash3 = uint(geo[_G_HASH + 3])
+    lock0 = uint(geo[_G_LOCK])
+    lock1 = uint(geo[_G_LOCK + 1])
+    lock2 = uint(geo[_G_LOCK + 2])
+    lock3 = uint(geo[_G_LOCK + 3])
+    nodes = int(cfg[_C_NODES])
+    node_limit = int(cfg[_C_NODE_LIMIT])
+    next_poll = int(cfg[_C_NEXT_POLL])
+    generation = int(cfg[_C_GENERATION])
+    table_shift = uint(cfg[_C_TABLE_SHIFT])
+    anti = int(cfg[_C_ANTI])
+    with_edges = int(cfg[_C_EDGES])
+    squares = int(cfg[_C_SQUARES])
+    ply0 = int(cfg[_C_PLY])
+    ply = ply0
+    fr = ply << _FRAME_SHIFT
+    frame[fr + _F_ALPHA] = cfg[_C_ALPHA]
+    frame[fr + _F_BETA] = cfg[_C_BETA]
+    frame[fr + _F_DEPTH] = cfg[_C_DEPTH]
+    enter = 1
+    returning = 0
+    value = 0
+    while True:
+        if enter:
+            # ----- a new node at `ply`: its value at once (returning), or its sorted move list
+            enter = 0
+            returning = 1
+            nodes += 1
+            if nodes >= next_poll:
+                # Searcher._checkpoint's look at the node limit (next_poll never passes it),
+                # should_stop and the clock, at the same nodes
                 if nodes >= node_limit:
                     cfg[_C_NODES] = nodes
                     cfg[_C_STOPPED] = 1
                     return 0
-                if nodes >= next_poll:
-                    # Searcher._checkpoint's look at should_stop and the clock, at the same nodes
-                    if poll():
-                        cfg[_C_NODES] = nodes
-                        cfg[_C_STOPPED] = 1
-                        return 0
-                    next_poll = nodes + _POLL_NODES
-                    if next_poll > node_limit:
-                        next_poll = node_limit
-                at = ply << 2
-                fr = ply << _FRAME_SHIFT
-                pl = uint(pos[at])
-                ph = uint(pos[at + 1])
-                ol = uint(pos[at + 2])
-                oh = uint(pos[at + 3])
-                el = play_l & ((pl | ol) ^ full)
-                eh = play_h & ((ph | oh) ^ full)
-                depth = int(frame[fr + _F_DEPTH])
-                if depth <= 0:
-                    # PatternEvaluator.evaluate: its features (Kernel.features) times the phase's weights
-                    ml = uint(0)
-                    mh = uint(0)
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 1)
-                    th = rh & (ph << 1)
-                    while tl | th:
-                        tl = tl << 1
-                        th = th << 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & (pl >> 1)
-                    th = rh & (ph >> 1)
-                    while tl | th:
-                        tl = tl >> 1
-                        th = th >> 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol
-                    rh = oh
-                    tl = rl & (pl << 8)
-                    th = rh & ((ph << 8) | (pl >> 24))
-                    while tl | th:
-                        th = (th << 8) | (tl >> 24)
-                        tl = tl << 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 8) | (ph << 24))
-                    th = rh & (ph >> 8)
-                    while tl | th:
-                        tl = (tl >> 8) | (th << 24)
-                        th = th >> 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 9)
-                    th = rh & ((ph << 9) | (pl >> 23))
-                    while tl | th:
-                        th = (th << 9) | (tl >> 23)
-                        tl = tl << 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 9) | (ph << 23))
-                    th = rh & (ph >> 9)
-                    while tl | th:
-                        tl = (tl >> 9) | (th << 23)
-                        th = th >> 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 7)
-                    th = rh & ((ph << 7) | (pl >> 25))
-                    while tl | th:
-                        th = (th << 7) | (tl >> 25)
-                        tl = tl << 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 7) | (ph << 25))
-                    th = rh & (ph >> 7)
-                    while tl | th:
-                        tl = (tl >> 7) | (th << 25)
-                        th = th >> 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    mobility = 0
-                    ml = ml - ((ml >> 1) & m1)
-                    mh = mh - ((mh >> 1) & m1)
-                    ml = (ml & 0x33333333) + ((ml >> 2) & 0x33333333)
-                    mh = (mh & 0x33333333) + ((mh >> 2) & 0x33333333)
-                    ml = ((ml + (ml >> 4)) & 0x0F0F0F0F) + ((mh + (mh >> 4)) & 0x0F0F0F0F)
-                    mobility = int(((ml * 0x01010101) & full) >> 24)
-                    ml = uint(0)
-                    mh = uint(0)
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 1)
-                    th = rh & (oh << 1)
-                    while tl | th:
-                        tl = tl << 1
-                        th = th << 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & (ol >> 1)
-                    th = rh & (oh >> 1)
-                    while tl | th:
-                        tl = tl >> 1
-                        th = th >> 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl
-                    rh = ph
-                    tl = rl & (ol << 8)
-                    th = rh & ((oh << 8) | (ol >> 24))
-                    while tl | th:
-                        th = (th << 8) | (tl >> 24)
-                        tl = tl << 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 8) | (oh << 24))
-                    th = rh & (oh >> 8)
-                    while tl | th:
-                        tl = (tl >> 8) | (th << 24)
-                        th = th >> 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 9)
-                    th = rh & ((oh << 9) | (ol >> 23))
-                    while tl | th:
-                        th = (th << 9) | (tl >> 23)
-                        tl = tl << 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 9) | (oh << 23))
-                    th = rh & (oh >> 9)
-                    while tl | th:
-                        tl = (tl >> 9) | (th << 23)
-                        th = th >> 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = pl & inner
-                    rh = ph & inner
-                    tl = rl & (ol << 7)
-                    th = rh & ((oh << 7) | (ol >> 25))
-                    while tl | th:
-                        th = (th << 7) | (tl >> 25)
-                        tl = tl << 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((ol >> 7) | (oh << 25))
-                    th = rh & (oh >> 7)
-                    while tl | th:
-                        tl = (tl >> 7) | (th << 25)
-                        th = th >> 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    opponent_mobility = 0
-                    ml = ml - ((ml >> 1) & m1)
-                    mh = mh - ((mh >> 1) & m1)
-                    ml = (ml & 0x33333333) + ((ml >> 2) & 0x33333333)
-                    mh = (mh & 0x33333333) + ((mh >> 2) & 0x33333333)
-                    ml = ((ml + (ml >> 4)) & 0x0F0F0F0F) + ((mh + (mh >> 4)) & 0x0F0F0F0F)
-                    opponent_mobility = int(((ml * 0x01010101) & full) >> 24)
-                    east_l = ol & not_h  # discs that have a square to their east
-                    east_h = oh & not_h
-                    west_l = ol & not_a
-                    west_h = oh & not_a
-                    fl = (east_l << 1) | (west_l >> 1) | (ol << 8) | (ol >> 8) | (oh << 24)
-                    fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                    fh = (east_h << 1) | (west_h >> 1) | (oh << 8) | (ol >> 24) | (oh >> 8)
-                    fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                    fl &= el
-                    fh &= eh
-                    potential = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    potential = int(((fl * 0x01010101) & full) >> 24)
-                    east_l = pl & not_h  # discs that have a square to their east
-                    east_h = ph & not_h
-                    west_l = pl & not_a
-                    west_h = ph & not_a
-                    fl = (east_l << 1) | (west_l >> 1) | (pl << 8) | (pl >> 8) | (ph << 24)
-                    fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                    fh = (east_h << 1) | (west_h >> 1) | (ph << 8) | (pl >> 24) | (ph >> 8)
-                    fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                    fl &= el
-                    fh &= eh
-                    opponent_potential = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    opponent_potential = int(((fl * 0x01010101) & full) >> 24)
-                    count = 0
-                    if el & 1:  # a1, X-square b2 (bit 9)
-                        if pl & 0x200:
+                if poll():
+                    cfg[_C_NODES] = nodes
+                    cfg[_C_STOPPED] = 1
+                    return 0
+                next_poll = nodes + _POLL_NODES
+                if next_poll > node_limit:
+                    next_poll = node_limit
+            at = ply << 2
+            fr = ply << _FRAME_SHIFT
+            pl = uint(pos[at])
+            ph = uint(pos[at + 1])
+            ol = uint(pos[at + 2])
+            oh = uint(pos[at + 3])
+            el = play_l & ((pl | ol) ^ full)
+            eh = play_h & ((ph | oh) ^ full)
+            depth = int(frame[fr + _F_DEPTH])
+            alpha = int(frame[fr + _F_ALPHA]) - _BIAS
+            beta = int(frame[fr + _F_BETA]) - _BIAS
+            table_move = _NO_MOVE
+            state = 0
+            if depth >= _TABLE_DEPTH:
+                w = pl ^ (pl >> 16)
+                x = (w * hash0) & full
+                w = ph ^ (ph >> 16)
+                x ^= (w * hash1) & full
+                w = ol ^ (ol >> 16)
+                x ^= (w * hash2) & full
+                w = oh ^ (oh >> 16)
+                x ^= (w * hash3) & full
+                x ^= x >> 15
+                x = (x * 0x1CC9E2D5) & full
+                x ^= x >> 13
+                x = x >> 2
+                slot = int(x >> table_shift)
+                w = pl ^ (pl >> 16)
+                x = (w * lock0) & full
+                w = ph ^ (ph >> 16)
+                x ^= (w * lock1) & full
+                w = ol ^ (ol >> 16)
+                x ^= (w * lock2) & full
+                w = oh ^ (oh >> 16)
+                x ^= (w * lock3) & full
+                x ^= x >> 15
+                x = (x * 0x1CC9E2D5) & full
+                x ^= x >> 13
+                x = x >> 2
+                frame[fr + _F_SLOT] = slot
+                frame[fr + _F_LOCK] = x
+                flags = int(t_flags[slot])
+                if (flags & _GENERATION_MASK) == generation and uint(t_locks[slot]) == x:
+                    table_move = int(t_moves[slot])
+                    if not (flags & _KIND_SOLVE) and int(t_depths[slot]) >= depth:
+                        score = (int(t_scores[slot]) ^ 0x8000) - 0x8000
+                        flags &= 3
+                        if flags == 3 or (flags == 1 and score >= beta) or (flags == 2 and score <= alpha):
+                            value = score
+                            continue
+                state = _STATE_TABLE
+            ml = uint(0)
+            mh = uint(0)
+            rl = ol & inner
+            rh = oh & inner
+            tl = rl & (pl << 1)
+            th = rh & (ph << 1)
+            while tl | th:
+                tl = tl << 1
+                th = th << 1
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            tl = rl & (pl >> 1)
+            th = rh & (ph >> 1)
+            while tl | th:
+                tl = tl >> 1
+                th = th >> 1
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            rl = ol
+            rh = oh
+            tl = rl & (pl << 8)
+            th = rh & ((ph << 8) | (pl >> 24))
+            while tl | th:
+                th = (th << 8) | (tl >> 24)
+                tl = tl << 8
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            tl = rl & ((pl >> 8) | (ph << 24))
+            th = rh & (ph >> 8)
+            while tl | th:
+                tl = (tl >> 8) | (th << 24)
+                th = th >> 8
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            rl = ol & inner
+            rh = oh & inner
+            tl = rl & (pl << 9)
+            th = rh & ((ph << 9) | (pl >> 23))
+            while tl | th:
+                th = (th << 9) | (tl >> 23)
+                tl = tl << 9
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            tl = rl & ((pl >> 9) | (ph << 23))
+            th = rh & (ph >> 9)
+            while tl | th:
+                tl = (tl >> 9) | (th << 23)
+                th = th >> 9
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            rl = ol & inner
+            rh = oh & inner
+            tl = rl & (pl << 7)
+            th = rh & ((ph << 7) | (pl >> 25))
+            while tl | th:
+                th = (th << 7) | (tl >> 25)
+                tl = tl << 7
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            tl = rl & ((pl >> 7) | (ph << 25))
+            th = rh & (ph >> 7)
+            while tl | th:
+                tl = (tl >> 7) | (th << 25)
+                th = th >> 7
+                ml |= tl & el
+                mh |= th & eh
+                tl &= rl
+                th &= rh
+            if not (ml | mh):
+                if not int(_legal(pos_obj, at + 2, at, geo_obj)):  # rare: a call, not more code
+                    # neither side can move: the game is over, empty squares to the winner
+                    mine = int(kernel.discs(ply))
+                    theirs = int(kernel.opponent_discs(ply))
+                    value = mine - theirs
+                    if value > 0:
+                        value += squares - mine - theirs
+                    elif value < 0:
+                        value -= squares - mine - theirs
+                    if anti:
+                        value = 0 - value
+                    value = value * _DISC
+                    continue
+                # pass: the same position, the other side to move, the same depth
+                frame[fr + _F_STATE] = _STATE_PASSING
+                pos[at + 4] = ol
+                pos[at + 5] = oh
+                pos[at + 6] = pl
+                pos[at + 7] = ph
+                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
+                frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
+                frame[fr + (1 << _FRAME_SHIFT) + _F_DEPTH] = depth
+                ply += 1
+                enter = 1
+                returning = 0
+                continue
+            # ----- the moves. At depth 1 the children are the leaves: each is evaluated here, in
+            # locals, without a frame, and the moves go in Searcher._order's order at that depth
+            # (square rank, then square: one rank class after the other, lowest square first), so
+            # no list is made. Deeper, the list is made with each move's key (from ORDER_DEPTH the
+            # move is played here for its opponent's replies, the leaves' first step), lowest square
+            # first (Kernel.generate; at depth 2 in rank order already), then sorted. Per move: the mover after it (cl, ch) against
+            # (dl, dh), the empty squares (gl, gh).
+            base = ply << 6
+            count = 0
+            rank_class = _ALL_MOVES
+            class_end = _ALL_MOVES + 2
+            if depth < _ORDER_DEPTH:
+                # in rank order already: the sort below only brings the table's move to the front
+                rank_class = 0
+                class_end = _ALL_MOVES
+            if depth == 1:
+                tl = pl
+                th = ph
+                node_mine = 0
+                tl = tl - ((tl >> 1) & m1)
+                th = th - ((th >> 1) & m1)
+                tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                node_mine = int(((tl * 0x01010101) & full) >> 24)
+                tl = ol
+                th = oh
+                node_theirs = 0
+                tl = tl - ((tl >> 1) & m1)
+                th = th - ((th >> 1) & m1)
+                tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                node_theirs = int(((tl * 0x01010101) & full) >> 24)
+                empties = squares - node_mine - node_theirs - 1  # the leaves'
+                # PatternEvaluator.evaluate's weights of the leaves' phase; ptr16 reads array('h')
+                # unsigned: (v ^ 0x8000) - 0x8000 restores the sign
+                wat = int(feature_phase[empties]) << 3
+                w_mobility = (int(weights[wat]) ^ 0x8000) - 0x8000
+                w_opponent_mobility = (int(weights[wat + 1]) ^ 0x8000) - 0x8000
+                w_potential = (int(weights[wat + 2]) ^ 0x8000) - 0x8000
+                w_opponent_potential = (int(weights[wat + 3]) ^ 0x8000) - 0x8000
+                w_x_squares = (int(weights[wat + 4]) ^ 0x8000) - 0x8000
+                w_discs = (int(weights[wat + 5]) ^ 0x8000) - 0x8000
+                w_fixed = ((int(weights[wat + 6]) ^ 0x8000) - 0x8000) * (empties & 1)
+                w_fixed += (int(weights[wat + 7]) ^ 0x8000) - 0x8000
+                best = 0 - _INFINITY
+                scout = 0  # 1 after the first move: the others get a null window
+            while rank_class < class_end:
+                ql = ml & uint(classes[rank_class])
+                qh = mh & uint(classes[rank_class + 1])
+                rank_class += 2
+                while ql | qh:
+                    if ql:
+                        bl = ql & (0 - ql)
+                        bh = uint(0)
+                        ql ^= bl
+                        square = int(de_bruijn[((bl * 0x077CB531) & full) >> 27])
+                    else:
+                        bl = uint(0)
+                        bh = qh & (0 - qh)
+                        qh ^= bh
+                        square = 32 + int(de_bruijn[((bh * 0x077CB531) & full) >> 27])
+                    if depth > 1:
+                        moves[base + count] = square
+                        if square == table_move:
+                            keys[base + count] = 0
                             count += 1
-                        elif ol & 0x200:
-                            count -= 1
-                    if el & 0x80:  # h1, X-square g2 (bit 14)
-                        if pl & 0x4000:
+                            continue
+                        if depth < _ORDER_DEPTH:
+                            keys[base + count] = 1 + rank[square]
                             count += 1
-                        elif ol & 0x4000:
-                            count -= 1
-                    if eh & 0x1000000:  # a8 (bit 56), X-square b7 (bit 49)
-                        if ph & 0x20000:
+                            continue
+                    fl = uint(0)
+                    fh = uint(0)
+                    tl = (bl << 1) & not_a
+                    th = (bh << 1) & not_a
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            tl = (tl << 1) & not_a
+                            th = (th << 1) & not_a
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    tl = (bl >> 1) & not_h
+                    th = (bh >> 1) & not_h
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            tl = (tl >> 1) & not_h
+                            th = (th >> 1) & not_h
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    tl = (bl << 8) & full
+                    th = ((bh << 8) | (bl >> 24)) & full
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            th = ((th << 8) | (tl >> 24)) & full
+                            tl = (tl << 8) & full
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    tl = ((bl >> 8) | (bh << 24)) & full
+                    th = bh >> 8
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            tl = ((tl >> 8) | (th << 24)) & full
+                            th = th >> 8
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    tl = (bl << 9) & not_a
+                    th = ((bh << 9) | (bl >> 23)) & not_a
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            th = ((th << 9) | (tl >> 23)) & not_a
+                            tl = (tl << 9) & not_a
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    tl = ((bl >> 9) | (bh << 23)) & not_h
+                    th = (bh >> 9) & not_h
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            tl = ((tl >> 9) | (th << 23)) & not_h
+                            th = (th >> 9) & not_h
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    tl = (bl << 7) & not_h
+                    th = ((bh << 7) | (bl >> 25)) & not_h
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            th = ((th << 7) | (tl >> 25)) & not_h
+                            tl = (tl << 7) & not_h
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    tl = ((bl >> 7) | (bh << 25)) & not_a
+                    th = (bh >> 7) & not_a
+                    if (tl & ol) | (th & oh):
+                        rl = uint(0)
+                        rh = uint(0)
+                        while (tl & ol) | (th & oh):
+                            rl |= tl
+                            rh |= th
+                            tl = ((tl >> 7) | (th << 25)) & not_a
+                            th = (th >> 7) & not_a
+                        if (tl & pl) | (th & ph):
+                            fl |= rl
+                            fh |= rh
+                    cl = ol ^ fl
+                    ch = oh ^ fh
+                    dl = pl | fl | bl
+                    dh = ph | fh | bh
+                    gl = el ^ bl
+                    gh = eh ^ bh
+                    if depth == 1:
+                        tl = fl
+                        th = fh
+                        n = 0
+                        tl = tl - ((tl >> 1) & m1)
+                        th = th - ((th >> 1) & m1)
+                        tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                        th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                        tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                        n = int(((tl * 0x01010101) & full) >> 24)
+                        mine = node_theirs - n
+                        theirs = node_mine + n + 1
+                        # PatternEvaluator.evaluate of the leaf (Kernel.features)
+                        x_count = 0
+                        if gl & 1:  # a1, X-square b2 (bit 9)
+                            if cl & 0x200:
+                                x_count += 1
+                            elif dl & 0x200:
+                                x_count -= 1
+                        if gl & 0x80:  # h1, X-square g2 (bit 14)
+                            if cl & 0x4000:
+                                x_count += 1
+                            elif dl & 0x4000:
+                                x_count -= 1
+                        if gh & 0x1000000:  # a8 (bit 56), X-square b7 (bit 49)
+                            if ch & 0x20000:
+                                x_count += 1
+                            elif dh & 0x20000:
+                                x_count -= 1
+                        if (gh >> 31) & 1:  # h8 (bit 63), X-square g7 (bit 54)
+                            if ch & 0x400000:
+                                x_count += 1
+                            elif dh & 0x400000:
+                                x_count -= 1
+                        score = w_x_squares * x_count + w_discs * (mine - theirs) + w_fixed
+                    # mobility and potential mobility: one pass for the mover, then one with the sides
+                    # (and their weights) swapped for the opponent, which swaps them back: one copy
+                    # of the code (1.6 KB) for a few moves more a leaf
+                    w_moves = w_mobility
+                    w_next_to = w_opponent_potential
+                    side = 0
+                    while True:
+                        al = uint(0)
+                        ah = uint(0)
+                        rl = dl & inner
+                        rh = dh & inner
+                        tl = rl & (cl << 1)
+                        th = rh & (ch << 1)
+                        while tl | th:
+                            tl = tl << 1
+                            th = th << 1
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & (cl >> 1)
+                        th = rh & (ch >> 1)
+                        while tl | th:
+                            tl = tl >> 1
+                            th = th >> 1
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        rl = dl
+                        rh = dh
+                        tl = rl & (cl << 8)
+                        th = rh & ((ch << 8) | (cl >> 24))
+                        while tl | th:
+                            th = (th << 8) | (tl >> 24)
+                            tl = tl << 8
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & ((cl >> 8) | (ch << 24))
+                        th = rh & (ch >> 8)
+                        while tl | th:
+                            tl = (tl >> 8) | (th << 24)
+                            th = th >> 8
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        rl = dl & inner
+                        rh = dh & inner
+                        tl = rl & (cl << 9)
+                        th = rh & ((ch << 9) | (cl >> 23))
+                        while tl | th:
+                            th = (th << 9) | (tl >> 23)
+                            tl = tl << 9
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & ((cl >> 9) | (ch << 23))
+                        th = rh & (ch >> 9)
+                        while tl | th:
+                            tl = (tl >> 9) | (th << 23)
+                            th = th >> 9
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        rl = dl & inner
+                        rh = dh & inner
+                        tl = rl & (cl << 7)
+                        th = rh & ((ch << 7) | (cl >> 25))
+                        while tl | th:
+                            th = (th << 7) | (tl >> 25)
+                            tl = tl << 7
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & ((cl >> 7) | (ch << 25))
+                        th = rh & (ch >> 7)
+                        while tl | th:
+                            tl = (tl >> 7) | (th << 25)
+                            th = th >> 7
+                            al |= tl & gl
+                            ah |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = al
+                        th = ah
+                        n = 0
+                        tl = tl - ((tl >> 1) & m1)
+                        th = th - ((th >> 1) & m1)
+                        tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                        th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                        tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                        n = int(((tl * 0x01010101) & full) >> 24)
+                        if depth > 1:
+                            keys[base + count] = 1 + rank[square] + 3 * n  # the opponent's replies
                             count += 1
-                        elif oh & 0x20000:
-                            count -= 1
-                    if (eh >> 31) & 1:  # h8 (bit 63), X-square g7 (bit 54)
-                        if ph & 0x400000:
-                            count += 1
-                        elif oh & 0x400000:
-                            count -= 1
-                    fl = pl
-                    fh = ph
-                    mine = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    mine = int(((fl * 0x01010101) & full) >> 24)
-                    fl = ol
-                    fh = oh
-                    theirs = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    theirs = int(((fl * 0x01010101) & full) >> 24)
-                    empties = squares - mine - theirs
-                    wat = int(feature_phase[empties]) << 3
-                    # ptr16 reads array('h') unsigned: (v ^ 0x8000) - 0x8000 restores the sign
-                    score = ((int(weights[wat]) ^ 0x8000) - 0x8000) * mobility
-                    score += ((int(weights[wat + 1]) ^ 0x8000) - 0x8000) * opponent_mobility
-                    score += ((int(weights[wat + 2]) ^ 0x8000) - 0x8000) * potential
-                    score += ((int(weights[wat + 3]) ^ 0x8000) - 0x8000) * opponent_potential
-                    score += ((int(weights[wat + 4]) ^ 0x8000) - 0x8000) * count
-                    score += ((int(weights[wat + 5]) ^ 0x8000) - 0x8000) * (mine - theirs)
-                    score += ((int(weights[wat + 6]) ^ 0x8000) - 0x8000) * (empties & 1)
-                    score += (int(weights[wat + 7]) ^ 0x8000) - 0x8000
+                            break
+                        score += w_moves * n
+                        east_l = cl & not_h  # discs that have a square to their east
+                        east_h = ch & not_h
+                        west_l = cl & not_a
+                        west_h = ch & not_a
+                        tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
+                        tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
+                        th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
+                        th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
+                        tl &= gl
+                        th &= gh
+                        n = 0
+                        tl = tl - ((tl >> 1) & m1)
+                        th = th - ((th >> 1) & m1)
+                        tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                        th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                        tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                        n = int(((tl * 0x01010101) & full) >> 24)
+                        score += w_next_to * n
+                        al = cl
+                        cl = dl
+                        dl = al
+                        ah = ch
+                        ch = dh
+                        dh = ah
+                        if side:
+                            break
+                        side = 1
+                        w_moves = w_opponent_mobility
+                        w_next_to = w_potential
+                    if depth > 1:
+                        continue
                     if with_edges:
                         total = 0
                         edge = 0
                         while edge < 4:
                             if edge == 0:
-                                edge_mine = pl & 0xFF
-                                edge_theirs = ol & 0xFF
+                                edge_mine = cl & 0xFF
+                                edge_theirs = dl & 0xFF
                             elif edge == 1:
-                                edge_mine = ph >> 24
-                                edge_theirs = oh >> 24
+                                edge_mine = ch >> 24
+                                edge_theirs = dh >> 24
                             else:
                                 # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
                                 s = (edge - 2) * 7
-                                x = (pl >> s) & 0x01010101
-                                x |= x >> 7
-                                x |= x >> 14
-                                y = (ph >> s) & 0x01010101
-                                y |= y >> 7
-                                y |= y >> 14
-                                edge_mine = (x & 0xF) | ((y & 0xF) << 4)
-                                x = (ol >> s) & 0x01010101
-                                x |= x >> 7
-                                x |= x >> 14
-                                y = (oh >> s) & 0x01010101
-                                y |= y >> 7
-                                y |= y >> 14
-                                edge_theirs = (x & 0xF) | ((y & 0xF) << 4)
+                                tl = (cl >> s) & 0x01010101
+                                tl |= tl >> 7
+                                tl |= tl >> 14
+                                th = (ch >> s) & 0x01010101
+                                th |= th >> 7
+                                th |= th >> 14
+                                edge_mine = (tl & 0xF) | ((th & 0xF) << 4)
+                                tl = (dl >> s) & 0x01010101
+                                tl |= tl >> 7
+                                tl |= tl >> 14
+                                th = (dh >> s) & 0x01010101
+                                th |= th >> 7
+                                th |= th >> 14
+                                edge_theirs = (tl & 0xF) | ((th & 0xF) << 4)
                             high = halves[edge_mine] + 2 * halves[edge_theirs]  # the near half, until the swap below
                             low = halves[256 + edge_mine] + 2 * halves[256 + edge_theirs]  # the far half
                             if high < low:
@@ -553,511 +845,251 @@ class ViperMidgame:
                             total += int(edges[number])
                             edge += 1
                         score += (total - _EDGE_OFFSET4) * _EDGE_SCALE
-                    value = score >> _WEIGHT_SHIFT
-                    continue
-                alpha = int(frame[fr + _F_ALPHA]) - _BIAS
-                beta = int(frame[fr + _F_BETA]) - _BIAS
-                table_move = _NO_MOVE
-                state = 0
-                if depth >= _TABLE_DEPTH:
-                    w = pl ^ (pl >> 16)
-                    x = (w * hash0) & full
-                    w = ph ^ (ph >> 16)
-                    x ^= (w * hash1) & full
-                    w = ol ^ (ol >> 16)
-                    x ^= (w * hash2) & full
-                    w = oh ^ (oh >> 16)
-                    x ^= (w * hash3) & full
-                    x ^= x >> 15
-                    x = (x * 0x1CC9E2D5) & full
-                    x ^= x >> 13
-                    x = x >> 2
-                    slot = int(x >> table_shift)
-                    w = pl ^ (pl >> 16)
-                    x = (w * lock0) & full
-                    w = ph ^ (ph >> 16)
-                    x ^= (w * lock1) & full
-                    w = ol ^ (ol >> 16)
-                    x ^= (w * lock2) & full
-                    w = oh ^ (oh >> 16)
-                    x ^= (w * lock3) & full
-                    x ^= x >> 15
-                    x = (x * 0x1CC9E2D5) & full
-                    x ^= x >> 13
-                    x = x >> 2
-                    frame[fr + _F_SLOT] = slot
-                    frame[fr + _F_LOCK] = x
-                    flags = int(t_flags[slot])
-                    if (flags & _GENERATION_MASK) == generation and uint(t_locks[slot]) == x:
-                        table_move = int(t_moves[slot])
-                        if not (flags & _KIND_SOLVE) and int(t_depths[slot]) >= depth:
-                            score = (int(t_scores[slot]) ^ 0x8000) - 0x8000
-                            flags &= 3
-                            if flags == 3 or (flags == 1 and score >= beta) or (flags == 2 and score <= alpha):
-                                value = score
-                                continue
-                    state = _STATE_TABLE
-                ml = uint(0)
-                mh = uint(0)
-                rl = ol & inner
-                rh = oh & inner
-                tl = rl & (pl << 1)
-                th = rh & (ph << 1)
-                while tl | th:
-                    tl = tl << 1
-                    th = th << 1
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                tl = rl & (pl >> 1)
-                th = rh & (ph >> 1)
-                while tl | th:
-                    tl = tl >> 1
-                    th = th >> 1
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                rl = ol
-                rh = oh
-                tl = rl & (pl << 8)
-                th = rh & ((ph << 8) | (pl >> 24))
-                while tl | th:
-                    th = (th << 8) | (tl >> 24)
-                    tl = tl << 8
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                tl = rl & ((pl >> 8) | (ph << 24))
-                th = rh & (ph >> 8)
-                while tl | th:
-                    tl = (tl >> 8) | (th << 24)
-                    th = th >> 8
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                rl = ol & inner
-                rh = oh & inner
-                tl = rl & (pl << 9)
-                th = rh & ((ph << 9) | (pl >> 23))
-                while tl | th:
-                    th = (th << 9) | (tl >> 23)
-                    tl = tl << 9
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                tl = rl & ((pl >> 9) | (ph << 23))
-                th = rh & (ph >> 9)
-                while tl | th:
-                    tl = (tl >> 9) | (th << 23)
-                    th = th >> 9
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                rl = ol & inner
-                rh = oh & inner
-                tl = rl & (pl << 7)
-                th = rh & ((ph << 7) | (pl >> 25))
-                while tl | th:
-                    th = (th << 7) | (tl >> 25)
-                    tl = tl << 7
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                tl = rl & ((pl >> 7) | (ph << 25))
-                th = rh & (ph >> 7)
-                while tl | th:
-                    tl = (tl >> 7) | (th << 25)
-                    th = th >> 7
-                    ml |= tl & el
-                    mh |= th & eh
-                    tl &= rl
-                    th &= rh
-                if not (ml | mh):
-                    if not int(_legal(pos_obj, at + 2, at, geo_obj)):  # rare: a call, not more code
-                        # neither side can move: the game is over, empty squares to the winner
-                        fl = pl
-                        fh = ph
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        fl = ol
-                        fh = oh
-                        theirs = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        theirs = int(((fl * 0x01010101) & full) >> 24)
-                        value = mine - theirs
-                        if value > 0:
-                            value += squares - mine - theirs
-                        elif value < 0:
-                            value -= squares - mine - theirs
-                        if anti:
-                            value = 0 - value
-                        value = value * _DISC
-                        continue
-                    # pass: the same position, the other side to move, the same depth
-                    frame[fr + _F_STATE] = _STATE_PASSING
-                    pos[at + 4] = ol
-                    pos[at + 5] = oh
-                    pos[at + 6] = pl
-                    pos[at + 7] = ph
+                    value = 0 - (score >> _WEIGHT_SHIFT)
+                    # the leaf's nodes: Searcher._pvs visits it twice when its null window fails
+                    # high inside (alpha, beta); the limits are looked at as it looks at them
+                    visits = 1
+                    if scout and alpha < value and value < beta:
+                        visits = 2
+                    scout = 1
+                    nodes += visits
+                    if nodes >= next_poll:
+                        if nodes >= node_limit:
+                            cfg[_C_NODES] = node_limit
+                            cfg[_C_STOPPED] = 1
+                            return 0
+                        if poll():
+                            cfg[_C_NODES] = nodes
+                            cfg[_C_STOPPED] = 1
+                            return 0
+                        next_poll = nodes + _POLL_NODES
+                        if next_poll > node_limit:
+                            next_poll = node_limit
+                    if value > best:
+                        best = value
+                        if value > alpha:
+                            alpha = value
+                            if value >= beta:
+                                rank_class = class_end  # cut-off
+                                break
+            if depth == 1:
+                value = best
+                continue
+            if count > 1:
+                i = base + 1
+                while i < base + count:
+                    square = int(moves[i])
+                    key = int(keys[i])
+                    j = i - 1
+                    while j >= base and int(keys[j]) > key:
+                        moves[j + 1] = moves[j]
+                        keys[j + 1] = keys[j]
+                        j -= 1
+                    moves[j + 1] = square
+                    keys[j + 1] = key
+                    i += 1
+            frame[fr + _F_STATE] = state
+            frame[fr + _F_COUNT] = count
+            frame[fr + _F_NEXT] = 0
+            frame[fr + _F_BEST] = _BIAS - _INFINITY
+            frame[fr + _F_BEST_MOVE] = _NO_MOVE
+            frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
+            returning = 0
+        else:
+            fr = ply << _FRAME_SHIFT
+        if returning:
+            # ----- `value` is the score of the node at `ply`: hand it to the parent
+            if ply == ply0:
+                break
+            ply -= 1
+            fr = ply << _FRAME_SHIFT
+            value = 0 - value
+            state = int(frame[fr + _F_STATE])
+            if state & _STATE_PASSING:
+                continue  # a passing node's value is its child's
+            alpha = int(frame[fr + _F_ALPHA]) - _BIAS
+            beta = int(frame[fr + _F_BETA]) - _BIAS
+            if state & _STATE_SCOUT:
+                state ^= _STATE_SCOUT
+                frame[fr + _F_STATE] = state
+                if alpha < value and value < beta:
+                    # the null window failed high inside (alpha, beta): the same child again, full window
                     frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
                     frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
-                    frame[fr + (1 << _FRAME_SHIFT) + _F_DEPTH] = depth
                     ply += 1
                     enter = 1
                     returning = 0
                     continue
-                # the moves, lowest square first (Kernel.generate), then sorted as Searcher._order sorts them
-                base = ply << 6
-                count = 0
-                while ml:
-                    bl = ml & (0 - ml)
-                    ml ^= bl
-                    moves[base + count] = de_bruijn[((bl * 0x077CB531) & full) >> 27]
-                    count += 1
-                while mh:
-                    bh = mh & (0 - mh)
-                    mh ^= bh
-                    moves[base + count] = 32 + de_bruijn[((bh * 0x077CB531) & full) >> 27]
-                    count += 1
-                if count > 1:
-                    i = 0
-                    while i < count:
-                        square = int(moves[base + i])
-                        if square == table_move:
-                            keys[base + i] = 0
-                        elif depth >= _ORDER_DEPTH:
-                            # 1 + rank + 3 * the opponent's replies after the move. These nodes are few:
-                            # the move is played by a call, which keeps 2 KB of code out of the heap.
-                            kernel.play(ply, square)
-                            cl = uint(pos[at + 4])
-                            ch = uint(pos[at + 5])
-                            dl = uint(pos[at + 6])
-                            dh = uint(pos[at + 7])
-                            gl = play_l & ((cl | dl) ^ full)
-                            gh = play_h & ((ch | dh) ^ full)
-                            fl = uint(0)
-                            fh = uint(0)
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 1)
-                            th = rh & (ch << 1)
-                            while tl | th:
-                                tl = tl << 1
-                                th = th << 1
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & (cl >> 1)
-                            th = rh & (ch >> 1)
-                            while tl | th:
-                                tl = tl >> 1
-                                th = th >> 1
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl
-                            rh = dh
-                            tl = rl & (cl << 8)
-                            th = rh & ((ch << 8) | (cl >> 24))
-                            while tl | th:
-                                th = (th << 8) | (tl >> 24)
-                                tl = tl << 8
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 8) | (ch << 24))
-                            th = rh & (ch >> 8)
-                            while tl | th:
-                                tl = (tl >> 8) | (th << 24)
-                                th = th >> 8
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 9)
-                            th = rh & ((ch << 9) | (cl >> 23))
-                            while tl | th:
-                                th = (th << 9) | (tl >> 23)
-                                tl = tl << 9
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 9) | (ch << 23))
-                            th = rh & (ch >> 9)
-                            while tl | th:
-                                tl = (tl >> 9) | (th << 23)
-                                th = th >> 9
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 7)
-                            th = rh & ((ch << 7) | (cl >> 25))
-                            while tl | th:
-                                th = (th << 7) | (tl >> 25)
-                                tl = tl << 7
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 7) | (ch << 25))
-                            th = rh & (ch >> 7)
-                            while tl | th:
-                                tl = (tl >> 7) | (th << 25)
-                                th = th >> 7
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            n = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            n = int(((fl * 0x01010101) & full) >> 24)
-                            keys[base + i] = 1 + rank[square] + 3 * n
-                        else:
-                            keys[base + i] = 1 + rank[square]
-                        i += 1
-                    i = base + 1
-                    while i < base + count:
-                        square = int(moves[i])
-                        key = int(keys[i])
-                        j = i - 1
-                        while j >= base and int(keys[j]) > key:
-                            moves[j + 1] = moves[j]
-                            keys[j + 1] = keys[j]
-                            j -= 1
-                        moves[j + 1] = square
-                        keys[j + 1] = key
-                        i += 1
-                frame[fr + _F_STATE] = state
-                frame[fr + _F_COUNT] = count
-                frame[fr + _F_NEXT] = 0
-                frame[fr + _F_BEST] = _BIAS - _INFINITY
-                frame[fr + _F_BEST_MOVE] = _NO_MOVE
-                frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
-                returning = 0
-            else:
-                fr = ply << _FRAME_SHIFT
-            if returning:
-                # ----- `value` is the score of the node at `ply`: hand it to the parent
-                if ply == ply0:
-                    break
-                ply -= 1
-                fr = ply << _FRAME_SHIFT
-                value = 0 - value
-                state = int(frame[fr + _F_STATE])
-                if state & _STATE_PASSING:
-                    continue  # a passing node's value is its child's
-                alpha = int(frame[fr + _F_ALPHA]) - _BIAS
-                beta = int(frame[fr + _F_BETA]) - _BIAS
-                if state & _STATE_SCOUT:
-                    state ^= _STATE_SCOUT
-                    frame[fr + _F_STATE] = state
-                    if alpha < value and value < beta:
-                        # the null window failed high inside (alpha, beta): the same child again, full window
-                        frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
-                        frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
-                        ply += 1
-                        enter = 1
-                        returning = 0
-                        continue
-                returning = 0
-                if value > int(frame[fr + _F_BEST]) - _BIAS:
-                    frame[fr + _F_BEST] = value + _BIAS
-                    frame[fr + _F_BEST_MOVE] = frame[fr + _F_SQUARE]
-                    if value > alpha:
-                        frame[fr + _F_ALPHA] = value + _BIAS
-                        if value >= beta:
-                            returning = 1  # cut-off
-            # ----- the next move at `ply`, or the node is done
-            at = ply << 2
-            i = int(frame[fr + _F_NEXT])
-            if not returning and i < int(frame[fr + _F_COUNT]):
-                square = int(moves[(ply << 6) + i])
-                frame[fr + _F_NEXT] = i + 1
-                frame[fr + _F_SQUARE] = square
-                pl = uint(pos[at])
-                ph = uint(pos[at + 1])
-                ol = uint(pos[at + 2])
-                oh = uint(pos[at + 3])
-                bl = uint(0)
-                bh = uint(0)
-                if square < 32:
-                    bl = uint(1) << square
-                else:
-                    bh = uint(1) << (square - 32)
-                fl = uint(0)
-                fh = uint(0)
-                xl = (bl << 1) & not_a
-                xh = (bh << 1) & not_a
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = (xl << 1) & not_a
-                        xh = (xh << 1) & not_a
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl >> 1) & not_h
-                xh = (bh >> 1) & not_h
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = (xl >> 1) & not_h
-                        xh = (xh >> 1) & not_h
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 8) & full
-                xh = ((bh << 8) | (bl >> 24)) & full
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 8) | (xl >> 24)) & full
-                        xl = (xl << 8) & full
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 8) | (bh << 24)) & full
-                xh = bh >> 8
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 8) | (xh << 24)) & full
-                        xh = xh >> 8
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 9) & not_a
-                xh = ((bh << 9) | (bl >> 23)) & not_a
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 9) | (xl >> 23)) & not_a
-                        xl = (xl << 9) & not_a
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 9) | (bh << 23)) & not_h
-                xh = (bh >> 9) & not_h
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 9) | (xh << 23)) & not_h
-                        xh = (xh >> 9) & not_h
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 7) & not_h
-                xh = ((bh << 7) | (bl >> 25)) & not_h
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 7) | (xl >> 25)) & not_h
-                        xl = (xl << 7) & not_h
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 7) | (bh << 25)) & not_a
-                xh = (bh >> 7) & not_a
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 7) | (xh << 25)) & not_a
-                        xh = (xh >> 7) & not_a
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                pos[at + 4] = ol ^ fl
-                pos[at + 5] = oh ^ fh
-                pos[at + 6] = pl | fl | bl
-                pos[at + 7] = ph | fh | bh
-                alpha = int(frame[fr + _F_ALPHA]) - _BIAS
-                beta = int(frame[fr + _F_BETA]) - _BIAS
-                state = int(frame[fr + _F_STATE])
-                if int(frame[fr + _F_BEST_MOVE]) == _NO_MOVE:
-                    frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
-                else:
-                    frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - alpha - 1
-                    frame[fr + _F_STATE] = state | _STATE_SCOUT
-                frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
-                frame[fr + (1 << _FRAME_SHIFT) + _F_DEPTH] = int(frame[fr + _F_DEPTH]) - 1
-                ply += 1
-                enter = 1
-                continue
-            # every move searched, or a cut-off: TranspositionTable.store, then return the best score
-            value = int(frame[fr + _F_BEST]) - _BIAS
-            state = int(frame[fr + _F_STATE])
-            if state & _STATE_TABLE:
-                slot = int(frame[fr + _F_SLOT])
-                depth = int(frame[fr + _F_DEPTH])
-                flags = int(t_flags[slot])
-                if not ((flags & _GENERATION_MASK) == generation and int(t_depths[slot]) > depth
-                        and uint(t_locks[slot]) != uint(frame[fr + _F_LOCK])):
-                    beta = int(frame[fr + _F_BETA]) - _BIAS
+            returning = 0
+            if value > int(frame[fr + _F_BEST]) - _BIAS:
+                frame[fr + _F_BEST] = value + _BIAS
+                frame[fr + _F_BEST_MOVE] = frame[fr + _F_SQUARE]
+                if value > alpha:
+                    frame[fr + _F_ALPHA] = value + _BIAS
                     if value >= beta:
-                        flags = 1  # a lower bound
-                    elif value > int(frame[fr + _F_ALPHA0]) - _BIAS:
-                        flags = 3  # exact
-                    else:
-                        flags = 2  # an upper bound
-                    t_locks[slot] = frame[fr + _F_LOCK]
-                    t_scores[slot] = value & 0xFFFF
-                    t_moves[slot] = frame[fr + _F_BEST_MOVE]
-                    t_depths[slot] = depth
-                    t_flags[slot] = flags | generation
-            returning = 1
-        cfg[_C_NODES] = nodes
-        cfg[_C_NEXT_POLL] = next_poll
-        return value + _BIAS
+                        returning = 1  # cut-off
+        # ----- the next move at `ply`, or the node is done
+        at = ply << 2
+        i = int(frame[fr + _F_NEXT])
+        if not returning and i < int(frame[fr + _F_COUNT]):
+            square = int(moves[(ply << 6) + i])
+            frame[fr + _F_NEXT] = i + 1
+            frame[fr + _F_SQUARE] = square
+            pl = uint(pos[at])
+            ph = uint(pos[at + 1])
+            ol = uint(pos[at + 2])
+            oh = uint(pos[at + 3])
+            bl = uint(0)
+            bh = uint(0)
+            if square < 32:
+                bl = uint(1) << square
+            else:
+                bh = uint(1) << (square - 32)
+            fl = uint(0)
+            fh = uint(0)
+            tl = (bl << 1) & not_a
+            th = (bh << 1) & not_a
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    tl = (tl << 1) & not_a
+                    th = (th << 1) & not_a
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            tl = (bl >> 1) & not_h
+            th = (bh >> 1) & not_h
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    tl = (tl >> 1) & not_h
+                    th = (th >> 1) & not_h
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            tl = (bl << 8) & full
+            th = ((bh << 8) | (bl >> 24)) & full
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    th = ((th << 8) | (tl >> 24)) & full
+                    tl = (tl << 8) & full
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            tl = ((bl >> 8) | (bh << 24)) & full
+            th = bh >> 8
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    tl = ((tl >> 8) | (th << 24)) & full
+                    th = th >> 8
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            tl = (bl << 9) & not_a
+            th = ((bh << 9) | (bl >> 23)) & not_a
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    th = ((th << 9) | (tl >> 23)) & not_a
+                    tl = (tl << 9) & not_a
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            tl = ((bl >> 9) | (bh << 23)) & not_h
+            th = (bh >> 9) & not_h
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    tl = ((tl >> 9) | (th << 23)) & not_h
+                    th = (th >> 9) & not_h
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            tl = (bl << 7) & not_h
+            th = ((bh << 7) | (bl >> 25)) & not_h
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    th = ((th << 7) | (tl >> 25)) & not_h
+                    tl = (tl << 7) & not_h
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            tl = ((bl >> 7) | (bh << 25)) & not_a
+            th = (bh >> 7) & not_a
+            if (tl & ol) | (th & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (tl & ol) | (th & oh):
+                    rl |= tl
+                    rh |= th
+                    tl = ((tl >> 7) | (th << 25)) & not_a
+                    th = (th >> 7) & not_a
+                if (tl & pl) | (th & ph):
+                    fl |= rl
+                    fh |= rh
+            pos[at + 4] = ol ^ fl
+            pos[at + 5] = oh ^ fh
+            pos[at + 6] = pl | fl | bl
+            pos[at + 7] = ph | fh | bh
+            alpha = int(frame[fr + _F_ALPHA]) - _BIAS
+            beta = int(frame[fr + _F_BETA]) - _BIAS
+            state = int(frame[fr + _F_STATE])
+            if int(frame[fr + _F_BEST_MOVE]) == _NO_MOVE:
+                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
+            else:
+                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - alpha - 1
+                frame[fr + _F_STATE] = state | _STATE_SCOUT
+            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
+            frame[fr + (1 << _FRAME_SHIFT) + _F_DEPTH] = int(frame[fr + _F_DEPTH]) - 1
+            ply += 1
+            enter = 1
+            continue
+        # every move searched, or a cut-off: TranspositionTable.store, then return the best score
+        value = int(frame[fr + _F_BEST]) - _BIAS
+        state = int(frame[fr + _F_STATE])
+        if state & _STATE_TABLE:
+            slot = int(frame[fr + _F_SLOT])
+            depth = int(frame[fr + _F_DEPTH])
+            flags = int(t_flags[slot])
+            if not ((flags & _GENERATION_MASK) == generation and int(t_depths[slot]) > depth
+                    and uint(t_locks[slot]) != uint(frame[fr + _F_LOCK])):
+                beta = int(frame[fr + _F_BETA]) - _BIAS
+                if value >= beta:
+                    flags = 1  # a lower bound
+                elif value > int(frame[fr + _F_ALPHA0]) - _BIAS:
+                    flags = 3  # exact
+                else:
+                    flags = 2  # an upper bound
+                t_locks[slot] = frame[fr + _F_LOCK]
+                t_scores[slot] = value & 0xFFFF
+                t_moves[slot] = frame[fr + _F_BEST_MOVE]
+                t_depths[slot] = depth
+                t_flags[slot] = flags | generation
+        returning = 1
+    cfg[_C_NODES] = nodes
+    cfg[_C_NEXT_POLL] = next_poll
+    return value + _BIAS
