@@ -324,6 +324,447 @@ class ViperSolver:
                     if anti:
                         value = 0 - value
                     returning = 1
+                elif empties <= 2:
+                    # The last one or two empty squares: the exact score at once, with no move list. Each
+                    # move's child (one empty square) is counted here as a node; whoever can play the last
+                    # square does, and that ends the game.
+                    best = 0 - _INFINITY
+                    side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
+                    cut = int(frame[fr + _F_BETA]) - _BIAS  # a move this good ends the search (fail-soft)
+                    while True:
+                        ql = el
+                        qh = eh
+                        while ql | qh:
+                            if ql:
+                                bl = ql & (0 - ql)
+                                bh = uint(0)
+                            else:
+                                bl = uint(0)
+                                bh = qh & (0 - qh)
+                            ql ^= bl
+                            qh ^= bh
+                            if empties == 2:
+                                fl = uint(0)
+                                fh = uint(0)
+                                xl = (bl << 1) & not_a
+                                xh = (bh << 1) & not_a
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl << 1) & not_a
+                                        xh = (xh << 1) & not_a
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl >> 1) & not_h
+                                xh = (bh >> 1) & not_h
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl >> 1) & not_h
+                                        xh = (xh >> 1) & not_h
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 8) & full
+                                xh = ((bh << 8) | (bl >> 24)) & full
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 8) | (xl >> 24)) & full
+                                        xl = (xl << 8) & full
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 8) | (bh << 24)) & full
+                                xh = bh >> 8
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 8) | (xh << 24)) & full
+                                        xh = xh >> 8
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 9) & not_a
+                                xh = ((bh << 9) | (bl >> 23)) & not_a
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 9) | (xl >> 23)) & not_a
+                                        xl = (xl << 9) & not_a
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 9) | (bh << 23)) & not_h
+                                xh = (bh >> 9) & not_h
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 9) | (xh << 23)) & not_h
+                                        xh = (xh >> 9) & not_h
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 7) & not_h
+                                xh = ((bh << 7) | (bl >> 25)) & not_h
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 7) | (xl >> 25)) & not_h
+                                        xl = (xl << 7) & not_h
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 7) | (bh << 25)) & not_a
+                                xh = (bh >> 7) & not_a
+                                if (xl & ol) | (xh & oh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & ol) | (xh & oh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 7) | (xh << 25)) & not_a
+                                        xh = (xh >> 7) & not_a
+                                    if (xl & pl) | (xh & ph):
+                                        fl |= rl
+                                        fh |= rh
+                                if not (fl | fh):
+                                    continue
+                                nodes += 1
+                                # the child: the opponent to move on the last square (bl, bh)
+                                sl = ol ^ fl
+                                sh = oh ^ fh
+                                tl = pl | fl | bl
+                                th = ph | fh | bh
+                                bl = el ^ bl
+                                bh = eh ^ bh
+                            else:
+                                sl = pl
+                                sh = ph
+                                tl = ol
+                                th = oh
+                            # the score of (sl, sh) to move against (tl, th) on the last empty square (bl, bh)
+                            fl = sl
+                            fh = sh
+                            mine = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            mine = int(((fl * 0x01010101) & full) >> 24)
+                            theirs = squares - 1 - mine
+                            fl = uint(0)
+                            fh = uint(0)
+                            xl = (bl << 1) & not_a
+                            xh = (bh << 1) & not_a
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = (xl << 1) & not_a
+                                    xh = (xh << 1) & not_a
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl >> 1) & not_h
+                            xh = (bh >> 1) & not_h
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = (xl >> 1) & not_h
+                                    xh = (xh >> 1) & not_h
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 8) & full
+                            xh = ((bh << 8) | (bl >> 24)) & full
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 8) | (xl >> 24)) & full
+                                    xl = (xl << 8) & full
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 8) | (bh << 24)) & full
+                            xh = bh >> 8
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 8) | (xh << 24)) & full
+                                    xh = xh >> 8
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 9) & not_a
+                            xh = ((bh << 9) | (bl >> 23)) & not_a
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 9) | (xl >> 23)) & not_a
+                                    xl = (xl << 9) & not_a
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 9) | (bh << 23)) & not_h
+                            xh = (bh >> 9) & not_h
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 9) | (xh << 23)) & not_h
+                                    xh = (xh >> 9) & not_h
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 7) & not_h
+                            xh = ((bh << 7) | (bl >> 25)) & not_h
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 7) | (xl >> 25)) & not_h
+                                    xl = (xl << 7) & not_h
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 7) | (bh << 25)) & not_a
+                            xh = (bh >> 7) & not_a
+                            if (xl & tl) | (xh & th):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & tl) | (xh & th):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 7) | (xh << 25)) & not_a
+                                    xh = (xh >> 7) & not_a
+                                if (xl & sl) | (xh & sh):
+                                    fl |= rl
+                                    fh |= rh
+                            if fl | fh:
+                                n = 0
+                                fl = fl - ((fl >> 1) & m1)
+                                fh = fh - ((fh >> 1) & m1)
+                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                n = int(((fl * 0x01010101) & full) >> 24)
+                                value = mine - theirs + n + n + 1
+                            else:
+                                fl = uint(0)
+                                fh = uint(0)
+                                xl = (bl << 1) & not_a
+                                xh = (bh << 1) & not_a
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl << 1) & not_a
+                                        xh = (xh << 1) & not_a
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl >> 1) & not_h
+                                xh = (bh >> 1) & not_h
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl >> 1) & not_h
+                                        xh = (xh >> 1) & not_h
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 8) & full
+                                xh = ((bh << 8) | (bl >> 24)) & full
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 8) | (xl >> 24)) & full
+                                        xl = (xl << 8) & full
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 8) | (bh << 24)) & full
+                                xh = bh >> 8
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 8) | (xh << 24)) & full
+                                        xh = xh >> 8
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 9) & not_a
+                                xh = ((bh << 9) | (bl >> 23)) & not_a
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 9) | (xl >> 23)) & not_a
+                                        xl = (xl << 9) & not_a
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 9) | (bh << 23)) & not_h
+                                xh = (bh >> 9) & not_h
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 9) | (xh << 23)) & not_h
+                                        xh = (xh >> 9) & not_h
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 7) & not_h
+                                xh = ((bh << 7) | (bl >> 25)) & not_h
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 7) | (xl >> 25)) & not_h
+                                        xl = (xl << 7) & not_h
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 7) | (bh << 25)) & not_a
+                                xh = (bh >> 7) & not_a
+                                if (xl & sl) | (xh & sh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & sl) | (xh & sh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 7) | (xh << 25)) & not_a
+                                        xh = (xh >> 7) & not_a
+                                    if (xl & tl) | (xh & th):
+                                        fl |= rl
+                                        fh |= rh
+                                if fl | fh:
+                                    n = 0
+                                    fl = fl - ((fl >> 1) & m1)
+                                    fh = fh - ((fh >> 1) & m1)
+                                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                    n = int(((fl * 0x01010101) & full) >> 24)
+                                    value = mine - theirs - n - n - 1
+                                else:
+                                    value = mine - theirs  # nobody can play the last square: it goes to the winner
+                                    if value > 0:
+                                        value += 1
+                                    elif value < 0:
+                                        value -= 1
+                            if anti:
+                                value = 0 - value
+                            if empties == 2:
+                                value = 0 - value
+                            if value > best:
+                                best = value
+                                if value >= cut:
+                                    break
+                        if best > 0 - _INFINITY:
+                            break
+                        if side:
+                            # neither side can move: the game is over, the empty squares to the winner
+                            fl = pl
+                            fh = ph
+                            mine = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            mine = int(((fl * 0x01010101) & full) >> 24)
+                            fl = ol
+                            fh = oh
+                            theirs = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            theirs = int(((fl * 0x01010101) & full) >> 24)
+                            best = mine - theirs
+                            if best > 0:
+                                best += 2
+                            elif best < 0:
+                                best -= 2
+                            if anti:
+                                best = 0 - best
+                            break
+                        # no move: pass, the opponent plays from the same position
+                        nodes += 1
+                        side = 1
+                        cut = _BIAS - int(frame[fr + _F_ALPHA])
+                        sl = pl
+                        sh = ph
+                        pl = ol
+                        ph = oh
+                        ol = sl
+                        oh = sh
+                    value = best
+                    if side:
+                        value = 0 - best
+                    returning = 1
                 else:
                     # the quadrants (4x4 corners of the board) with an odd number of empty squares
                     parity = int(frame[fr + _F_PARITY])
@@ -896,169 +1337,6 @@ class ViperSolver:
             frame[fr + _F_NEXT] = i
             if square != _NO_SQUARE:
                 frame[fr + _F_SQUARE] = square
-                if int(frame[fr + _F_EMPTIES]) == 2:
-                    # The child has one empty square: its score is counted here, without a node.
-                    # Whoever can play the last square does, and that ends the game.
-                    frame[fr + _F_STATE] = state & (_STATE_SCOUT ^ 255)  # an exact score: nothing to search again
-                    frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
-                    nodes += 1
-                    x = ol ^ fl  # the child's side to move: the opponent
-                    ph = ph | fh | bh
-                    pl = pl | fl | bl
-                    ol = x
-                    oh = oh ^ fh
-                    bl = play_l & ((pl | ol) ^ full)
-                    bh = play_h & ((ph | oh) ^ full)
-                    fl = ol
-                    fh = oh
-                    mine = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    mine = int(((fl * 0x01010101) & full) >> 24)
-                    theirs = squares - 1 - mine
-                    side = 0
-                    while True:
-                        fl = uint(0)
-                        fh = uint(0)
-                        xl = (bl << 1) & not_a
-                        xh = (bh << 1) & not_a
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl << 1) & not_a
-                                xh = (xh << 1) & not_a
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl >> 1) & not_h
-                        xh = (bh >> 1) & not_h
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl >> 1) & not_h
-                                xh = (xh >> 1) & not_h
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 8) & full
-                        xh = ((bh << 8) | (bl >> 24)) & full
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 8) | (xl >> 24)) & full
-                                xl = (xl << 8) & full
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 8) | (bh << 24)) & full
-                        xh = bh >> 8
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 8) | (xh << 24)) & full
-                                xh = xh >> 8
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 9) & not_a
-                        xh = ((bh << 9) | (bl >> 23)) & not_a
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 9) | (xl >> 23)) & not_a
-                                xl = (xl << 9) & not_a
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 9) | (bh << 23)) & not_h
-                        xh = (bh >> 9) & not_h
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 9) | (xh << 23)) & not_h
-                                xh = (xh >> 9) & not_h
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 7) & not_h
-                        xh = ((bh << 7) | (bl >> 25)) & not_h
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 7) | (xl >> 25)) & not_h
-                                xl = (xl << 7) & not_h
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 7) | (bh << 25)) & not_a
-                        xh = (bh >> 7) & not_a
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 7) | (xh << 25)) & not_a
-                                xh = (xh >> 7) & not_a
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        if fl | fh:
-                            n = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            n = int(((fl * 0x01010101) & full) >> 24)
-                            if side:
-                                value = mine - theirs - n - n - 1
-                            else:
-                                value = mine - theirs + n + n + 1
-                            break
-                        if side:
-                            value = mine - theirs  # nobody can play the last square: it goes to the winner
-                            if value > 0:
-                                value += 1
-                            elif value < 0:
-                                value -= 1
-                            break
-                        side = 1
-                        fl = pl
-                        pl = ol
-                        ol = fl
-                        fh = ph
-                        ph = oh
-                        oh = fh
-                    if anti:
-                        value = 0 - value
-                    ply += 1
-                    returning = 1
-                    continue
                 pos[at + 4] = ol ^ fl
                 pos[at + 5] = oh ^ fh
                 pos[at + 6] = pl | fl | bl
