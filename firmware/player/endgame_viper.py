@@ -358,129 +358,161 @@ def _search() -> int:
                             bh = qh & (0 - qh)
                         ql ^= bl
                         qh ^= bh
+                        # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
+                        # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
+                        # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
+                        sl = pl
+                        sh = ph
+                        tl = ol
+                        th = oh
+                        stage = 1
                         if empties == 2:
+                            stage = 0
+                        ul = sl
+                        uh = sh
+                        vl = tl
+                        vh = th
+                        while True:
                             fl = uint(0)
                             fh = uint(0)
                             xl = (bl << 1) & not_a
                             xh = (bh << 1) & not_a
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl << 1) & not_a
                                     xh = (xh << 1) & not_a
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl >> 1) & not_h
                             xh = (bh >> 1) & not_h
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl >> 1) & not_h
                                     xh = (xh >> 1) & not_h
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 8) & full
                             xh = ((bh << 8) | (bl >> 24)) & full
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 8) | (xl >> 24)) & full
                                     xl = (xl << 8) & full
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 8) | (bh << 24)) & full
                             xh = bh >> 8
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 8) | (xh << 24)) & full
                                     xh = xh >> 8
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 9) & not_a
                             xh = ((bh << 9) | (bl >> 23)) & not_a
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 9) | (xl >> 23)) & not_a
                                     xl = (xl << 9) & not_a
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 9) | (bh << 23)) & not_h
                             xh = (bh >> 9) & not_h
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 9) | (xh << 23)) & not_h
                                     xh = (xh >> 9) & not_h
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 7) & not_h
                             xh = ((bh << 7) | (bl >> 25)) & not_h
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 7) | (xl >> 25)) & not_h
                                     xl = (xl << 7) & not_h
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 7) | (bh << 25)) & not_a
                             xh = (bh >> 7) & not_a
-                            if (xl & ol) | (xh & oh):
+                            if (xl & vl) | (xh & vh):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & ol) | (xh & oh):
+                                while (xl & vl) | (xh & vh):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 7) | (xh << 25)) & not_a
                                     xh = (xh >> 7) & not_a
-                                if (xl & pl) | (xh & ph):
+                                if (xl & ul) | (xh & uh):
                                     fl |= rl
                                     fh |= rh
-                            if not (fl | fh):
-                                continue
-                            nodes += 1
-                            # the child: the opponent to move on the last square (bl, bh)
-                            sl = ol ^ fl
-                            sh = oh ^ fh
-                            tl = pl | fl | bl
-                            th = ph | fh | bh
-                            bl = el ^ bl
-                            bh = eh ^ bh
-                        else:
-                            sl = pl
-                            sh = ph
-                            tl = ol
-                            th = oh
-                        # the score of (sl, sh) to move against (tl, th) on the last empty square (bl, bh)
+                            if fl | fh:
+                                if stage:
+                                    n = 0
+                                    fl = fl - ((fl >> 1) & m1)
+                                    fh = fh - ((fh >> 1) & m1)
+                                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                    n = int(((fl * 0x01010101) & full) >> 24)
+                                    break
+                                nodes += 1  # the child: the opponent to move on the last square
+                                sl = ol ^ fl
+                                sh = oh ^ fh
+                                tl = pl | fl | bl
+                                th = ph | fh | bh
+                                bl = el ^ bl
+                                bh = eh ^ bh
+                            elif stage == 0:
+                                break  # the move is illegal
+                            elif stage == 2:
+                                stage = 3  # nobody can play the last square
+                                break
+                            stage += 1
+                            ul = tl
+                            uh = th
+                            vl = sl
+                            vh = sh
+                            if stage == 1:
+                                ul = sl
+                                uh = sh
+                                vl = tl
+                                vh = th
+                        if not stage:
+                            continue
                         fl = sl
                         fh = sh
                         mine = 0
@@ -490,244 +522,17 @@ def _search() -> int:
                         fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                         fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                         mine = int(((fl * 0x01010101) & full) >> 24)
-                        theirs = squares - 1 - mine
-                        fl = uint(0)
-                        fh = uint(0)
-                        xl = (bl << 1) & not_a
-                        xh = (bh << 1) & not_a
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl << 1) & not_a
-                                xh = (xh << 1) & not_a
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl >> 1) & not_h
-                        xh = (bh >> 1) & not_h
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl >> 1) & not_h
-                                xh = (xh >> 1) & not_h
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 8) & full
-                        xh = ((bh << 8) | (bl >> 24)) & full
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 8) | (xl >> 24)) & full
-                                xl = (xl << 8) & full
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 8) | (bh << 24)) & full
-                        xh = bh >> 8
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 8) | (xh << 24)) & full
-                                xh = xh >> 8
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 9) & not_a
-                        xh = ((bh << 9) | (bl >> 23)) & not_a
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 9) | (xl >> 23)) & not_a
-                                xl = (xl << 9) & not_a
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 9) | (bh << 23)) & not_h
-                        xh = (bh >> 9) & not_h
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 9) | (xh << 23)) & not_h
-                                xh = (xh >> 9) & not_h
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 7) & not_h
-                        xh = ((bh << 7) | (bl >> 25)) & not_h
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 7) | (xl >> 25)) & not_h
-                                xl = (xl << 7) & not_h
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 7) | (bh << 25)) & not_a
-                        xh = (bh >> 7) & not_a
-                        if (xl & tl) | (xh & th):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & tl) | (xh & th):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 7) | (xh << 25)) & not_a
-                                xh = (xh >> 7) & not_a
-                            if (xl & sl) | (xh & sh):
-                                fl |= rl
-                                fh |= rh
-                        if fl | fh:
-                            n = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            n = int(((fl * 0x01010101) & full) >> 24)
-                            value = mine - theirs + n + n + 1
+                        value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
+                        if stage == 3:
+                            # the last square goes to the winner
+                            if value > 0:
+                                value += 1
+                            elif value < 0:
+                                value -= 1
+                        elif stage == 1:
+                            value += n + n + 1
                         else:
-                            fl = uint(0)
-                            fh = uint(0)
-                            xl = (bl << 1) & not_a
-                            xh = (bh << 1) & not_a
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = (xl << 1) & not_a
-                                    xh = (xh << 1) & not_a
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl >> 1) & not_h
-                            xh = (bh >> 1) & not_h
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = (xl >> 1) & not_h
-                                    xh = (xh >> 1) & not_h
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 8) & full
-                            xh = ((bh << 8) | (bl >> 24)) & full
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 8) | (xl >> 24)) & full
-                                    xl = (xl << 8) & full
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 8) | (bh << 24)) & full
-                            xh = bh >> 8
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 8) | (xh << 24)) & full
-                                    xh = xh >> 8
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 9) & not_a
-                            xh = ((bh << 9) | (bl >> 23)) & not_a
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 9) | (xl >> 23)) & not_a
-                                    xl = (xl << 9) & not_a
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 9) | (bh << 23)) & not_h
-                            xh = (bh >> 9) & not_h
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 9) | (xh << 23)) & not_h
-                                    xh = (xh >> 9) & not_h
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 7) & not_h
-                            xh = ((bh << 7) | (bl >> 25)) & not_h
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 7) | (xl >> 25)) & not_h
-                                    xl = (xl << 7) & not_h
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 7) | (bh << 25)) & not_a
-                            xh = (bh >> 7) & not_a
-                            if (xl & sl) | (xh & sh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & sl) | (xh & sh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 7) | (xh << 25)) & not_a
-                                    xh = (xh >> 7) & not_a
-                                if (xl & tl) | (xh & th):
-                                    fl |= rl
-                                    fh |= rh
-                            if fl | fh:
-                                n = 0
-                                fl = fl - ((fl >> 1) & m1)
-                                fh = fh - ((fh >> 1) & m1)
-                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                                n = int(((fl * 0x01010101) & full) >> 24)
-                                value = mine - theirs - n - n - 1
-                            else:
-                                value = mine - theirs  # nobody can play the last square: it goes to the winner
-                                if value > 0:
-                                    value += 1
-                                elif value < 0:
-                                    value -= 1
+                            value -= n + n + 1
                         if anti:
                             value = 0 - value
                         if empties == 2:
