@@ -983,6 +983,9 @@ def _search() -> int:
                             fh |= th & gh
                             tl &= rl
                             th &= rh
+                        # the opponent's replies, a corner counting twice
+                        x = (fl & 0x81) | (((fh >> 24) & 0x81) << 8)
+                        corner_replies = int((x & 1) + ((x >> 7) & 1) + ((x >> 8) & 1) + (x >> 15))
                         n = 0
                         fl = fl - ((fl >> 1) & m1)
                         fh = fh - ((fh >> 1) & m1)
@@ -994,7 +997,7 @@ def _search() -> int:
                         if square == table_move:
                             key = 0  # the table's best move first
                         else:
-                            key += 1 + (n << 2)
+                            key += 1 + ((n + corner_replies) << 2)
                         lists[ls + _LIST_KEYS + count] = key
                         count += 1
                 else:
