@@ -36,6 +36,30 @@ def solve_all(cases):
         print("case", i, score, PASS if square == PASS else square, PASS if exact_square == PASS else exact_square)
 
 
+def check_scores(cases):
+    """cases: (blocked, player, opponent, anti, expected score from elsewhere); both solves must give it.
+
+    For the emulated Pico, where the plain solver is too slow: the host solves the cases, the device checks
+    solve and solve_exact against its scores, and each best move by solving the position after it.
+    """
+    solvers = {}
+    for i, (blocked, player, opponent, anti, expected) in enumerate(cases):
+        g = geometry(8, blocked)
+        solver = solvers.get(blocked)
+        if solver is None:
+            solver = solvers[blocked] = ViperSolver(g)
+        for exact in (False, True):
+            solver.clear_table()
+            score, square = solver.solve_exact(player, opponent, anti) if exact else solver.solve(player, opponent, anti)
+            assert score == expected, "case %d (solve_exact %r): %d, expected %d" % (i, exact, score, expected)
+            if square != PASS:
+                flipped = g.flips(player, opponent, square)
+                assert flipped, "case %d: illegal best move %d" % (i, square)
+                after, _ = solver.solve(opponent ^ flipped, player | flipped | (1 << square), anti)
+                assert -after == expected, "case %d: move %d scores %d, not %d" % (i, square, -after, expected)
+    print("solver twins ok", len(cases))
+
+
 def brute_force(g, player, opponent, anti, passed=False):
     """Minimax over every line to the end: no pruning, no ordering, no table."""
     moves = g.moves(player, opponent)
