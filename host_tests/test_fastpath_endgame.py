@@ -109,6 +109,22 @@ def test_viper_solver_equals_brute_force():
     assert "brute force ok %d" % len(cases) in out
 
 
+def test_finished_games_with_empty_squares_left():
+    """One or two empty squares and one side's discs everywhere else: mostly nobody can move and the empty
+    squares go to the winner (a lone disc on e5 can take the a1-e5 diagonal by a1)."""
+    full = (1 << 64) - 1
+    cases = []
+    for empties in ((0, 1), (0,), (62, 63)):
+        mask = sum(1 << square for square in empties)
+        for lone in (None, 36):  # a lone opponent disc that nobody can flip, or none
+            opponent = 0 if lone is None else 1 << lone
+            for anti in (False, True):
+                cases.append("(0, %d, %d, %r)" % (full & ~mask & ~opponent, opponent, anti))
+                cases.append("(0, %d, %d, %r)" % (opponent, full & ~mask & ~opponent, anti))
+    out = unix("import fastpath_endgame\nfastpath_endgame.against_brute_force([%s])\n" % ", ".join(cases))
+    assert "brute force ok %d" % len(cases) in out
+
+
 def test_node_limit_and_should_stop_stop_a_solve():
     board = random_board(random.Random(3), 16, Variant())
     out = unix("import fastpath_endgame\nfastpath_endgame.limits(%d, %d)\n" % (board.player_discs(), board.opponent_discs()))

@@ -601,7 +601,8 @@ def _search() -> int:
                     if best > 0 - _INFINITY:
                         break
                     if side:
-                        # neither side can move: the game is over, the empty squares to the winner
+                        # neither side can move (only with two empty squares: one is always played): the game
+                        # is over, the empty squares to the winner
                         fl = pl
                         fh = ph
                         mine = 0
@@ -611,16 +612,7 @@ def _search() -> int:
                         fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                         fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                         mine = int(((fl * 0x01010101) & full) >> 24)
-                        fl = ol
-                        fh = oh
-                        theirs = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        theirs = int(((fl * 0x01010101) & full) >> 24)
-                        best = mine - theirs
+                        best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
                         if best > 0:
                             best += 2
                         elif best < 0:
