@@ -396,8 +396,9 @@ def _search() -> int:
                 if anti:
                     value = 0 - value
                 returning = 1
-            elif empties <= 2:
-                # The last one or two empty squares: the exact score at once, with no move list. Each
+            elif empties <= 2 and ply:
+                # The last one or two empty squares (not at the root, which must name its move): the
+                # exact score at once, with no move list. Each
                 # move's child (one empty square) is counted here as a node; whoever can play the last
                 # square does, and that ends the game.
                 best = 0 - _INFINITY

@@ -52,7 +52,9 @@ def check_scores(cases):
             solver.clear_table()
             score, square = solver.solve_exact(player, opponent, anti) if exact else solver.solve(player, opponent, anti)
             assert score == expected, "case %d (solve_exact %r): %d, expected %d" % (i, exact, score, expected)
-            if square != PASS:
+            if square == PASS:
+                assert not g.moves(player, opponent), "case %d: PASS, but a move is legal" % i
+            else:
                 flipped = g.flips(player, opponent, square)
                 assert flipped, "case %d: illegal best move %d" % (i, square)
                 after, _ = solver.solve(opponent ^ flipped, player | flipped | (1 << square), anti)
@@ -89,7 +91,9 @@ def against_brute_force(cases):
         score, square = ViperSolver(g).solve(player, opponent, anti)
         expected = brute_force(g, player, opponent, anti)
         assert score == expected, "%#x %#x anti=%r: viper %d, brute force %d" % (player, opponent, anti, score, expected)
-        if square != PASS:
+        if square == PASS:
+            assert not g.moves(player, opponent), "%#x %#x: PASS, but a move is legal" % (player, opponent)
+        else:
             flipped = g.flips(player, opponent, square)
             assert flipped, "illegal best move %d" % square
             after = -brute_force(g, opponent ^ flipped, player | flipped | (1 << square), anti)
