@@ -10,8 +10,10 @@ squares). It prints, per size, `name value` lines:
 - solver_<n>_*: the viper solver alone, as the player solves (ViperSolver.solve_exact from a clear table of
   the player's 2**9 entries), for 14 and 16 empties: median and worst time, nodes, and the nodes per
   second of each position (lowest and highest) and of the whole set;
-- level_8_*: the top level with its own budget and deadline on the 14-empty positions: how many it solved,
-  how many its solver node budget cut (the midgame search then played), and its worst move against its time.
+- level_8_*: the top level with its own budgets and deadline on the 14-empty positions: each move, how many
+  it solved, how many its solver node budget cut (the midgame search or the proven win's move then played),
+  and its worst move against its time. The moves and node counts are the device's on any MicroPython with
+  viper: `MICROPYPATH=firmware:host_tests/mpy .venv/bin/micropython tools/device_endgame.py` on the unix port.
 """
 
 from fastpath_positions import ENDGAMES
@@ -68,11 +70,14 @@ def main():
         report("solver_%d_" % empties, elapsed, nodes, rates)
     level = player.LEVELS[-1]
     solved = cut = worst = 0
-    for text in ENDGAMES.get(level.exact, ()):
+    for index, text in enumerate(ENDGAMES.get(level.exact, ())):
         decision = player.think(Board.from_position(text), top, rng_seed=1)
         solved += decision.exact
         cut += decision.solver_nodes >= level.solve_nodes
         worst = max(worst, decision.elapsed_ms)
+        print("level_8_move", index + 1, decision.move_name(), "exact" if decision.exact else "not_exact",
+              "solver_nodes", decision.solver_nodes, "midgame_nodes", decision.nodes - decision.solver_nodes,
+              "ms", decision.elapsed_ms)
     print("level_8_solve_nodes", level.solve_nodes)
     print("level_8_solved", solved)
     print("level_8_cut_by_solver_budget", cut)
