@@ -65,8 +65,8 @@ def solved():
     viper = {}
     for line in out.split("\n"):
         if line.startswith("case "):
-            _, index, score, square = line.split()
-            viper[int(index)] = (int(score), int(square))
+            _, index, score, square, exact_square = line.split()
+            viper[int(index)] = (int(score), int(square), int(exact_square))
     assert len(viper) == len(cases), out
     return [(board, anti, solve(board)[0], viper[i]) for i, (board, anti) in enumerate(cases)]
 
@@ -77,14 +77,17 @@ def test_viper_scores_equal_the_plain_solver(solved):
 
 
 def test_viper_best_moves_reach_the_best_score(solved):
-    for board, anti, plain, (score, square) in solved:
-        if board.must_pass():
-            assert square == PASS, board.position()
-            continue
-        assert board.is_legal(square), (board.position(), square)
-        after = board.copy()
-        after.play(square)
-        assert -solve(after)[0] == plain, (board.position(), square)
+    """Of moves that score the same, the viper solver may choose another than the plain one: each is checked
+    by solving the position after it. solve_exact (null windows, the player's) and solve (one window) both."""
+    for board, anti, plain, (score, *squares) in solved:
+        for square in squares:
+            if board.must_pass():
+                assert square == PASS, board.position()
+                continue
+            assert board.is_legal(square), (board.position(), square)
+            after = board.copy()
+            after.play(square)
+            assert -solve(after)[0] == plain, (board.position(), square)
 
 
 def test_cases_cover_passes_holes_and_anti(solved):
@@ -106,10 +109,41 @@ def test_viper_solver_equals_brute_force():
     assert "brute force ok %d" % len(cases) in out
 
 
+def test_finished_games_with_empty_squares_left():
+    """One or two empty squares and one side's discs everywhere else: mostly nobody can move and the empty
+    squares go to the winner (a lone disc on e5 can take the a1-e5 diagonal by a1)."""
+    full = (1 << 64) - 1
+    cases = []
+    for empties in ((0, 1), (0,), (62, 63)):
+        mask = sum(1 << square for square in empties)
+        for lone in (None, 36):  # a lone opponent disc that nobody can flip, or none
+            opponent = 0 if lone is None else 1 << lone
+            for anti in (False, True):
+                cases.append("(0, %d, %d, %r)" % (full & ~mask & ~opponent, opponent, anti))
+                cases.append("(0, %d, %d, %r)" % (opponent, full & ~mask & ~opponent, anti))
+    out = unix("import fastpath_endgame\nfastpath_endgame.against_brute_force([%s])\n" % ", ".join(cases))
+    assert "brute force ok %d" % len(cases) in out
+
+
 def test_node_limit_and_should_stop_stop_a_solve():
     board = random_board(random.Random(3), 16, Variant())
     out = unix("import fastpath_endgame\nfastpath_endgame.limits(%d, %d)\n" % (board.player_discs(), board.opponent_discs()))
     assert "limits ok" in out
+
+
+def test_solve_exact_keeps_its_node_limit_and_what_it_proved():
+    """The player's solve: a node limit across its null-window solves; cut after win or loss was proven, it says
+    so, with a winning move."""
+    rng = random.Random(5)
+    done = 0
+    while done < 2:
+        board = random_board(rng, 14, Variant())
+        out = unix("import fastpath_endgame\nfastpath_endgame.exact_limits(%d, %d)\n" % (
+            board.player_discs(), board.opponent_discs()))
+        if "exact limits ok 0 " in out:
+            continue  # a draw is proven by the first solve: nothing to cut between
+        assert "exact limits ok" in out, out
+        done += 1
 
 
 def test_solver_allocation_does_not_grow_with_nodes():

@@ -19,6 +19,8 @@ import hw
 import pico_emulator
 from othello.game import Game
 from simulator import SimulatedDevice
+from player.solver import solve
+from test_fastpath_endgame import make_cases as endgame_cases
 from test_fastpath_search import device_cases
 
 MISSING = pico_emulator.available()
@@ -28,6 +30,7 @@ if MISSING and os.environ.get("CI") != "true":
 BOARD = "pico_breadboard_i2c"
 TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_twins.py"
 SEARCH_TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_search.py"
+ENDGAME_TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_endgame.py"
 SIM = REFERENCE_IMAGES.parent.parent / "tools" / "sim"
 
 
@@ -151,6 +154,19 @@ def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
         pico.enter_raw_repl()
         output = pico.run_script("import fastpath_search\nfastpath_search.compare_all(%r)\n" % (cases,))
     assert "search twins ok %d" % len(cases) in output, output
+
+
+def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
+    # Every other case of test_fastpath_endgame (Othello and Anti-Othello, with and without a black hole,
+    # 4 to 12 empties, passes), solved here by the plain solver; the device solves each with solve and
+    # with the player's solve_exact and checks each best move by solving the position after it.
+    cases = [(b.geometry.blocked, b.player_discs(), b.opponent_discs(), anti, solve(b)[0])
+             for b, anti in endgame_cases()[::2]]
+    files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_endgame.py": ENDGAME_TWINS.read_bytes()})
+    with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
+        pico.enter_raw_repl()
+        output = pico.run_script("import fastpath_endgame\nfastpath_endgame.check_scores(%r)\n" % (cases,))
+    assert "solver twins ok %d" % len(cases) in output, output
 
 
 def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():

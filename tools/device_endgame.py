@@ -1,39 +1,87 @@
-"""The exact endgame on the board it runs on: the top level solving positions from play, given all the time it needs.
+"""The exact endgame on the board it runs on: the player's solves, the solver alone, and the top level's budget.
 
     .venv/bin/python tools/pico_emulator.py run tools/device_endgame.py --lib host_tests/mpy/fastpath_positions.py
 
 Positions: host_tests/mpy/fastpath_positions.py (eight from games the player played, per number of empty
-squares). For each size it prints the median and worst time of player.think at the top level with a
-ten-minute limit (every move here is solved exactly), and the nodes per second of those solves.
+squares). It prints, per size, `name value` lines:
+- endgame_<n>_*: player.think at the top level given all the time and solver nodes it needs (every move
+  solved exactly; the time includes choosing the move), for 12 and 14 empties (the player's solver is
+  made for the levels' 14 at most);
+- solver_<n>_*: the viper solver alone, as the player solves (ViperSolver.solve_exact from a clear table of
+  the player's 2**9 entries), for 14 and 16 empties: median and worst time, nodes, and the nodes per
+  second of each position (lowest and highest) and of the whole set;
+- level_8_*: the top level with its own budgets and deadline on the 14-empty positions: each move, how many
+  it solved, how many its solver node budget cut (the midgame search or the proven win's move then played),
+  and its worst move against its time. The moves and node counts are the device's on any MicroPython with
+  viper: `MICROPYPATH=firmware:host_tests/mpy .venv/bin/micropython tools/device_endgame.py` on the unix port.
 """
 
 from fastpath_positions import ENDGAMES
+from time import ticks_diff, ticks_us
 
 import player
 from othello.board import Board
+from othello.geometry import geometry
+from player.endgame_viper import ViperSolver
+from player.engine import SOLVER_TABLE_BITS
 
-SIZES = (12, 14)
+THINK_SIZES = (12, 14)
+SOLVER_SIZES = (14, 16)
 LIMIT_MS = 600000
+UNLIMITED = 10 ** 9
+
+
+def report(prefix, elapsed, nodes, rates):
+    elapsed.sort()
+    print(prefix + "positions", len(elapsed))
+    print(prefix + "ms_median", elapsed[len(elapsed) // 2])
+    print(prefix + "ms_worst", elapsed[-1])
+    print(prefix + "nodes", nodes)
+    print(prefix + "nodes_per_s", nodes * 1000 // max(sum(elapsed), 1))
+    if rates:
+        print(prefix + "nodes_per_s_lowest", min(rates))
+        print(prefix + "nodes_per_s_highest", max(rates))
 
 
 def main():
     top = len(player.LEVELS)
-    for empties in SIZES:
+    for empties in THINK_SIZES:
         elapsed, nodes, exact = [], 0, 0
         for text in ENDGAMES.get(empties, ()):
-            decision = player.think(Board.from_position(text), top, time_limit_ms=LIMIT_MS, rng_seed=1)
+            decision = player.think(Board.from_position(text), top, time_limit_ms=LIMIT_MS, rng_seed=1,
+                                    solve_node_limit=UNLIMITED)
             elapsed.append(decision.elapsed_ms)
             nodes += decision.nodes
             exact += decision.exact
-        if not elapsed:
-            continue
-        elapsed.sort()
-        prefix = "endgame_%d_" % empties
-        print(prefix + "positions", len(elapsed))
-        print(prefix + "exact", exact)
-        print(prefix + "ms_median", elapsed[len(elapsed) // 2])
-        print(prefix + "ms_worst", elapsed[-1])
-        print(prefix + "nodes_per_s", nodes * 1000 // max(sum(elapsed), 1))
+        print("endgame_%d_exact" % empties, exact)
+        report("endgame_%d_" % empties, elapsed, nodes, ())
+    solver = ViperSolver(geometry(8), max(SOLVER_SIZES), SOLVER_TABLE_BITS)
+    for empties in SOLVER_SIZES:
+        elapsed, nodes, rates = [], 0, []
+        for text in ENDGAMES.get(empties, ()):
+            board = Board.from_position(text)
+            solver.clear_table()
+            started = ticks_us()
+            solver.solve_exact(board.player_discs(), board.opponent_discs(), board.variant.anti)
+            us = ticks_diff(ticks_us(), started)
+            elapsed.append(us // 1000)
+            nodes += solver.nodes
+            rates.append(solver.nodes * 1000000 // max(us, 1))
+        report("solver_%d_" % empties, elapsed, nodes, rates)
+    level = player.LEVELS[-1]
+    solved = cut = worst = 0
+    for index, text in enumerate(ENDGAMES.get(level.exact, ())):
+        decision = player.think(Board.from_position(text), top, rng_seed=1)
+        solved += decision.exact
+        cut += decision.solver_nodes >= level.solve_nodes
+        worst = max(worst, decision.elapsed_ms)
+        print("level_8_move", index + 1, decision.move_name(), "exact" if decision.exact else "not_exact",
+              "solver_nodes", decision.solver_nodes, "midgame_nodes", decision.nodes - decision.solver_nodes,
+              "ms", decision.elapsed_ms)
+    print("level_8_solve_nodes", level.solve_nodes)
+    print("level_8_solved", solved)
+    print("level_8_cut_by_solver_budget", cut)
+    print("level_8_ms_worst", worst, "of", level.time_ms)
 
 
 main()

@@ -188,6 +188,56 @@ class ViperSolver:
         move = self._cfg[_C_MOVE]
         return score, PASS if move == _NO_SQUARE else move
 
+    def solve_exact(self, player, opponent, anti=False, node_limit=0, should_stop=None):
+        """(score, best square or PASS): the exact score, proven by narrow windows only.
+
+        Win, draw or loss first (the window (-1, 1)), then the margin as MTD(f)
+        finds it: each solve asks "at least `beta`?" with the null window
+        (beta - 1, beta), `beta` next to the last result, until the proven lower
+        and upper bounds meet; the table keeps what each solve proved for the
+        next. On 14 empties from play this searches 15% fewer nodes than one
+        solve with the window (0, 64), 23% fewer for the worst position. The best
+        square is the one that proved the final lower bound. `nodes` counts
+        every solve's.
+
+        `node_limit` (0: none) and `should_stop` bound the whole: when they stop
+        it, SolverStopped is raised, and `outcome` says what was proven by then
+        (1 win, 0 draw, -1 loss, None: nothing) with `outcome_square`, a move
+        that keeps it (None for a loss).
+        """
+        self.outcome = None
+        self.outcome_square = None
+        self.nodes = 0
+        lower = -_INFINITY  # what is proven: lower < score <= upper, then lower <= score <= upper
+        upper = _INFINITY
+        square = None
+        alpha = -1
+        beta = 1
+        while lower < upper:
+            limit = 0
+            if node_limit:
+                limit = node_limit - self.nodes
+                if limit <= 0:
+                    raise SolverStopped()
+            used = self.nodes
+            try:
+                value, move = self.solve(player, opponent, anti, alpha, beta, limit, should_stop)
+            finally:
+                self.nodes += used
+            if alpha < value < beta:
+                return value, move  # inside the window: exact (the first solve's draw)
+            if value >= beta:
+                lower = value
+                square = move
+            else:
+                upper = value
+            if self.outcome is None:
+                self.outcome = 1 if value > 0 else -1
+                self.outcome_square = square
+            beta = value + 1 if value == lower else value
+            alpha = beta - 1
+        return lower, square
+
     def solve_at(self, kernel, ply, anti=False, alpha=-64, beta=64, node_limit=0, should_stop=None):
         """The score of the position at `ply` of a ViperKernel, read without building big integers."""
         self._copy_root(kernel._pos, ply << 2)
@@ -203,9 +253,7 @@ class ViperSolver:
 
     def clear_table(self):
         """Forget every table entry: after others wrote in a lent table, or to time solves from scratch."""
-        entries = self._entries
-        for slot in range(len(entries)):
-            entries[slot] = 0
+        _clear(self._entries, len(self._entries))
 
     def best_move(self):
         """The best move found by the last solve: a square, or PASS."""
@@ -237,8 +285,10 @@ class ViperSolver:
         cfg[_C_BETA] = beta + _BIAS
         self._should_stop = should_stop or _never
         try:
-            score = self._search() - _BIAS
+            _solving[0] = self
+            score = _search() - _BIAS
         finally:
+            _solving[0] = None
             self._should_stop = _never  # the solver is kept from move to move, the caller's callback is not
         self.nodes = cfg[_C_NODES]
         if cfg[_C_STOPPED]:
@@ -247,843 +297,92 @@ class ViperSolver:
             raise SolverStopped()
         return score
 
-    @micropython.viper
-    def _search(self) -> int:
-        """The solve itself; returns the root's score + _BIAS and leaves nodes, move and stopped in cfg."""
-        pos = ptr32(self._pos)
-        frame = ptr32(self._frame)
-        lists = ptr8(self._lists)
-        cfg = ptr32(self._cfg)
-        locks = ptr32(self._locks)
-        entries = ptr32(self._entries)
-        should_stop = self._should_stop
-        full = uint(cfg[_C_FULL])
-        m1 = uint(cfg[_C_M1])
-        not_a = uint(cfg[_C_NOT_A])
-        not_h = uint(cfg[_C_NOT_H])
-        inner = uint(cfg[_C_INNER])
-        high_quads = uint(cfg[_C_HIGH_QUADS])
-        play_l = uint(cfg[_C_PLAYABLE])
-        play_h = uint(cfg[_C_PLAYABLE + 1])
-        corners_h = uint(cfg[_C_CORNERS_HI])
-        anti = int(cfg[_C_ANTI])
-        squares = int(cfg[_C_SQUARES])
-        salt = uint(cfg[_C_SALT])
-        table_shift = uint(cfg[_C_TABLE_SHIFT])
-        node_limit = int(cfg[_C_NODE_LIMIT])
-        nodes = 0
-        next_poll = _POLL_NODES
-        if node_limit and node_limit < next_poll:
-            next_poll = node_limit
-        frame[_F_ALPHA] = cfg[_C_ALPHA]
-        frame[_F_BETA] = cfg[_C_BETA]
-        frame[_F_STATE] = 0
-        frame[_F_BEST_MOVE] = _NO_SQUARE
-        ply = 0
-        enter = 1
-        returning = 0
-        value = 0
-        while True:
-            if enter:
-                # ----- a new node at `ply`: its value at once, or its move list
-                enter = 0
-                nodes += 1
-                if nodes >= next_poll:
-                    stop = 0
-                    if node_limit and nodes >= node_limit:
-                        stop = 1
-                    elif should_stop():
-                        stop = 1
-                    if stop:
-                        cfg[_C_NODES] = nodes
-                        cfg[_C_STOPPED] = 1
-                        return 0
-                    next_poll = nodes + _POLL_NODES
-                    if node_limit and next_poll > node_limit:
-                        next_poll = node_limit
-                at = ply << 2
-                fr = ply << _FRAME_SHIFT
-                pl = uint(pos[at])
-                ph = uint(pos[at + 1])
-                ol = uint(pos[at + 2])
-                oh = uint(pos[at + 3])
-                el = play_l & ((pl | ol) ^ full)
-                eh = play_h & ((ph | oh) ^ full)
-                empties = int(frame[fr + _F_EMPTIES])
-                if not empties:
-                    fl = pl
-                    fh = ph
-                    mine = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    mine = int(((fl * 0x01010101) & full) >> 24)
-                    value = mine + mine - squares
-                    if anti:
-                        value = 0 - value
-                    returning = 1
-                else:
-                    # the quadrants (4x4 corners of the board) with an odd number of empty squares
-                    parity = int(frame[fr + _F_PARITY])
-                    odd_l = uint(0)
-                    odd_h = uint(0)
-                    if parity & 1:
-                        odd_l = uint(0x0F0F0F0F)
-                    if parity & 2:
-                        odd_l |= high_quads
-                    if parity & 4:
-                        odd_h = uint(0x0F0F0F0F)
-                    if parity & 8:
-                        odd_h |= high_quads
-                    ls = _LISTS_AT + (ply << _LIST_SHIFT)
-                    count = 0
-                    state = int(frame[fr + _F_STATE])
-                    table_move = _NO_SQUARE
-                    if empties >= _TABLE_EMPTIES:
-                        lock = ((pl * 0x165667B1) ^ (ph * 0x0D3A2647) ^ (ol * 0x1B3A7F2D) ^ (oh * 0x0C8A4E29) ^ salt) & full
-                        lock ^= lock >> 15
-                        x = ((pl * 0x1B873593) ^ (ph * 0x0E6546B5) ^ (ol * 0x1D2A3A1F) ^ (oh * 0x0C2B2AE3)) & full
-                        x ^= x >> 15
-                        x = (x * 0x1CC9E2D5) & full
-                        x ^= x >> 13
-                        slot = int(x >> table_shift)
-                        x = uint(entries[slot])
-                        if x and uint(locks[slot]) == lock:
-                            lower = int(x & 0xFF) - 128
-                            upper = int((x >> 8) & 0xFF) - 128
-                            table_move = int((x >> 16) & 0xFF)
-                            if not ply:
-                                pass  # the root searches on: it must find its best move
-                            elif lower >= int(frame[fr + _F_BETA]) - _BIAS or lower == upper:
-                                value = lower
-                                returning = 1
-                            elif upper <= int(frame[fr + _F_ALPHA]) - _BIAS:
-                                value = upper
-                                returning = 1
-                        if not returning:
-                            state |= _STATE_TABLE
-                            frame[fr + _F_SLOT] = slot
-                            frame[fr + _F_LOCK] = lock
-                            frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
-                    if returning:
-                        pass  # the table knows enough: no move list
-                    elif empties >= _SORT_EMPTIES:
-                        # fastest-first: every legal move with the opponent's reply count as its key
-                        ml = uint(0)
-                        mh = uint(0)
-                        rl = ol & inner
-                        rh = oh & inner
-                        tl = rl & (pl << 1)
-                        th = rh & (ph << 1)
-                        while tl | th:
-                            tl = tl << 1
-                            th = th << 1
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & (pl >> 1)
-                        th = rh & (ph >> 1)
-                        while tl | th:
-                            tl = tl >> 1
-                            th = th >> 1
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        rl = ol
-                        rh = oh
-                        tl = rl & (pl << 8)
-                        th = rh & ((ph << 8) | (pl >> 24))
-                        while tl | th:
-                            th = (th << 8) | (tl >> 24)
-                            tl = tl << 8
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((pl >> 8) | (ph << 24))
-                        th = rh & (ph >> 8)
-                        while tl | th:
-                            tl = (tl >> 8) | (th << 24)
-                            th = th >> 8
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        rl = ol & inner
-                        rh = oh & inner
-                        tl = rl & (pl << 9)
-                        th = rh & ((ph << 9) | (pl >> 23))
-                        while tl | th:
-                            th = (th << 9) | (tl >> 23)
-                            tl = tl << 9
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((pl >> 9) | (ph << 23))
-                        th = rh & (ph >> 9)
-                        while tl | th:
-                            tl = (tl >> 9) | (th << 23)
-                            th = th >> 9
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        rl = ol & inner
-                        rh = oh & inner
-                        tl = rl & (pl << 7)
-                        th = rh & ((ph << 7) | (pl >> 25))
-                        while tl | th:
-                            th = (th << 7) | (tl >> 25)
-                            tl = tl << 7
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((pl >> 7) | (ph << 25))
-                        th = rh & (ph >> 7)
-                        while tl | th:
-                            tl = (tl >> 7) | (th << 25)
-                            th = th >> 7
-                            ml |= tl & el
-                            mh |= th & eh
-                            tl &= rl
-                            th &= rh
-                        state |= _STATE_SORTED
-                        while ml | mh:
-                            if ml:
-                                bl = ml & (0 - ml)
-                                ml ^= bl
-                                bh = uint(0)
-                                square = int(lists[((bl * 0x077CB531) & full) >> 27])
-                            else:
-                                bh = mh & (0 - mh)
-                                mh ^= bh
-                                bl = uint(0)
-                                square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
-                            fl = uint(0)
-                            fh = uint(0)
-                            xl = (bl << 1) & not_a
-                            xh = (bh << 1) & not_a
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = (xl << 1) & not_a
-                                    xh = (xh << 1) & not_a
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl >> 1) & not_h
-                            xh = (bh >> 1) & not_h
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = (xl >> 1) & not_h
-                                    xh = (xh >> 1) & not_h
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 8) & full
-                            xh = ((bh << 8) | (bl >> 24)) & full
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 8) | (xl >> 24)) & full
-                                    xl = (xl << 8) & full
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 8) | (bh << 24)) & full
-                            xh = bh >> 8
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 8) | (xh << 24)) & full
-                                    xh = xh >> 8
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 9) & not_a
-                            xh = ((bh << 9) | (bl >> 23)) & not_a
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 9) | (xl >> 23)) & not_a
-                                    xl = (xl << 9) & not_a
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 9) | (bh << 23)) & not_h
-                            xh = (bh >> 9) & not_h
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 9) | (xh << 23)) & not_h
-                                    xh = (xh >> 9) & not_h
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = (bl << 7) & not_h
-                            xh = ((bh << 7) | (bl >> 25)) & not_h
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xh = ((xh << 7) | (xl >> 25)) & not_h
-                                    xl = (xl << 7) & not_h
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            xl = ((bl >> 7) | (bh << 25)) & not_a
-                            xh = (bh >> 7) & not_a
-                            if (xl & ol) | (xh & oh):
-                                rl = uint(0)
-                                rh = uint(0)
-                                while (xl & ol) | (xh & oh):
-                                    rl |= xl
-                                    rh |= xh
-                                    xl = ((xl >> 7) | (xh << 25)) & not_a
-                                    xh = (xh >> 7) & not_a
-                                if (xl & pl) | (xh & ph):
-                                    fl |= rl
-                                    fh |= rh
-                            # key: 4 * the opponent's replies, + 0 corner / 2 other, + 0 odd quadrant / 1 even
-                            key = 3
-                            if (bl & 0x81) | (bh & corners_h):
-                                key = 1
-                            if (bl & odd_l) | (bh & odd_h):
-                                key -= 1
-                            cl = ol ^ fl
-                            ch = oh ^ fh
-                            dl = pl | fl | bl
-                            dh = ph | fh | bh
-                            gl = el ^ bl
-                            gh = eh ^ bh
-                            fl = uint(0)
-                            fh = uint(0)
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 1)
-                            th = rh & (ch << 1)
-                            while tl | th:
-                                tl = tl << 1
-                                th = th << 1
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & (cl >> 1)
-                            th = rh & (ch >> 1)
-                            while tl | th:
-                                tl = tl >> 1
-                                th = th >> 1
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl
-                            rh = dh
-                            tl = rl & (cl << 8)
-                            th = rh & ((ch << 8) | (cl >> 24))
-                            while tl | th:
-                                th = (th << 8) | (tl >> 24)
-                                tl = tl << 8
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 8) | (ch << 24))
-                            th = rh & (ch >> 8)
-                            while tl | th:
-                                tl = (tl >> 8) | (th << 24)
-                                th = th >> 8
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 9)
-                            th = rh & ((ch << 9) | (cl >> 23))
-                            while tl | th:
-                                th = (th << 9) | (tl >> 23)
-                                tl = tl << 9
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 9) | (ch << 23))
-                            th = rh & (ch >> 9)
-                            while tl | th:
-                                tl = (tl >> 9) | (th << 23)
-                                th = th >> 9
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            rl = dl & inner
-                            rh = dh & inner
-                            tl = rl & (cl << 7)
-                            th = rh & ((ch << 7) | (cl >> 25))
-                            while tl | th:
-                                th = (th << 7) | (tl >> 25)
-                                tl = tl << 7
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            tl = rl & ((cl >> 7) | (ch << 25))
-                            th = rh & (ch >> 7)
-                            while tl | th:
-                                tl = (tl >> 7) | (th << 25)
-                                th = th >> 7
-                                fl |= tl & gl
-                                fh |= th & gh
-                                tl &= rl
-                                th &= rh
-                            n = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            n = int(((fl * 0x01010101) & full) >> 24)
-                            lists[ls + count] = square
-                            if square == table_move:
-                                key = 0  # the table's best move first
-                            else:
-                                key += 1 + (n << 2)
-                            lists[ls + _LIST_KEYS + count] = key
-                            count += 1
-                    else:
-                        # parity: the empty squares of odd quadrants first, corners first in each group
-                        group = 0
-                        while group < 2:
-                            if group == 0:
-                                xl = el & odd_l
-                                xh = eh & odd_h
-                            else:
-                                xl = el & (odd_l ^ full)
-                                xh = eh & (odd_h ^ full)
-                            while xl:
-                                bl = xl & (0 - xl)
-                                xl ^= bl
-                                lists[ls + count] = lists[((bl * 0x077CB531) & full) >> 27]
-                                count += 1
-                            while xh:
-                                bh = xh & (0 - xh)
-                                xh ^= bh
-                                lists[ls + count] = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
-                                count += 1
-                            group += 1
-                    if not returning:
-                        frame[fr + _F_STATE] = state
-                        frame[fr + _F_COUNT] = count
-                        frame[fr + _F_NEXT] = 0
-                        frame[fr + _F_BEST] = _BIAS - _INFINITY
-                        frame[fr + _F_BEST_MOVE] = _NO_SQUARE
-            if returning:
-                # ----- the node at `ply` is done: remember it, hand `value` to the parent
-                fr = ply << _FRAME_SHIFT
-                if int(frame[fr + _F_STATE]) & _STATE_TABLE:
-                    lower = 0 - _INFINITY
-                    upper = _INFINITY
-                    if value >= int(frame[fr + _F_BETA]) - _BIAS:
-                        lower = value
-                    elif value <= int(frame[fr + _F_ALPHA0]) - _BIAS:
-                        upper = value
-                    else:
-                        lower = value
-                        upper = value
-                    slot = int(frame[fr + _F_SLOT])
-                    locks[slot] = frame[fr + _F_LOCK]
-                    entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + _F_BEST_MOVE]) << 16) | _ENTRY_USED
-                if ply == 0:
-                    break
-                ply -= 1
-                fr = ply << _FRAME_SHIFT
-                value = 0 - value
-                state = int(frame[fr + _F_STATE])
-                if state & _STATE_PASSING:
-                    continue  # a passing node's value is its child's
-                if value > int(frame[fr + _F_BEST]) - _BIAS:
-                    frame[fr + _F_BEST] = value + _BIAS
-                    frame[fr + _F_BEST_MOVE] = frame[fr + _F_SQUARE]
-                    beta = int(frame[fr + _F_BETA]) - _BIAS
-                    if value >= beta:
-                        continue  # cut-off: fail-soft, the parent gets this bound
-                    if value > int(frame[fr + _F_ALPHA]) - _BIAS:
-                        frame[fr + _F_ALPHA] = value + _BIAS
-                        if state & _STATE_SCOUT:
-                            # the null window failed high: search the same child again with (value, beta)
-                            frame[fr + _F_STATE] = state ^ _STATE_SCOUT
-                            frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
-                            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - value
-                            frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
-                            ply += 1
-                            enter = 1
-                            returning = 0
-                            continue
-                returning = 0
-            # ----- the next move at `ply`
+
+@micropython.viper
+def _clear(words: ptr32, count: int):
+    # the player clears the table before every solve: a loop in Python would take milliseconds on the Pico
+    i = 0
+    while i < count:
+        words[i] = 0
+        i += 1
+
+
+_solving = [None]  # the solver whose _search() runs
+
+
+@micropython.viper
+def _search() -> int:
+    """The solve of _solving[0]; returns the root's score + _BIAS and leaves nodes, move and stopped in cfg.
+
+    It takes no argument: a viper function's first three locals live in the M0+'s registers (the others
+    in its stack frame), and an argument would take one. They hold the flip walk's run and the opponent's
+    low word, the hottest words of the loop (7% faster than `self` and two words).
+    """
+    xl = uint(0)
+    xh = uint(0)
+    ol = uint(0)
+    self = _solving[0]
+    pos = ptr32(self._pos)
+    frame = ptr32(self._frame)
+    lists = ptr8(self._lists)
+    cfg = ptr32(self._cfg)
+    locks = ptr32(self._locks)
+    entries = ptr32(self._entries)
+    should_stop = self._should_stop
+    full = uint(cfg[_C_FULL])
+    m1 = uint(cfg[_C_M1])
+    not_a = uint(cfg[_C_NOT_A])
+    not_h = uint(cfg[_C_NOT_H])
+    inner = uint(cfg[_C_INNER])
+    high_quads = uint(cfg[_C_HIGH_QUADS])
+    play_l = uint(cfg[_C_PLAYABLE])
+    play_h = uint(cfg[_C_PLAYABLE + 1])
+    corners_h = uint(cfg[_C_CORNERS_HI])
+    anti = int(cfg[_C_ANTI])
+    squares = int(cfg[_C_SQUARES])
+    salt = uint(cfg[_C_SALT])
+    table_shift = uint(cfg[_C_TABLE_SHIFT])
+    node_limit = int(cfg[_C_NODE_LIMIT])
+    nodes = 0
+    next_poll = _POLL_NODES
+    if node_limit and node_limit < next_poll:
+        next_poll = node_limit
+    frame[_F_ALPHA] = cfg[_C_ALPHA]
+    frame[_F_BETA] = cfg[_C_BETA]
+    frame[_F_STATE] = 0
+    frame[_F_BEST_MOVE] = _NO_SQUARE
+    ply = 0
+    enter = 1
+    returning = 0
+    value = 0
+    while True:
+        if enter:
+            # ----- a new node at `ply`: its value at once, or its move list
+            enter = 0
+            nodes += 1
+            if nodes >= next_poll:
+                stop = 0
+                if node_limit and nodes >= node_limit:
+                    stop = 1
+                elif should_stop():
+                    stop = 1
+                if stop:
+                    cfg[_C_NODES] = nodes
+                    cfg[_C_STOPPED] = 1
+                    return 0
+                next_poll = nodes + _POLL_NODES
+                if node_limit and next_poll > node_limit:
+                    next_poll = node_limit
             at = ply << 2
             fr = ply << _FRAME_SHIFT
-            ls = _LISTS_AT + (ply << _LIST_SHIFT)
-            state = int(frame[fr + _F_STATE])
-            i = int(frame[fr + _F_NEXT])
-            count = int(frame[fr + _F_COUNT])
             pl = uint(pos[at])
             ph = uint(pos[at + 1])
             ol = uint(pos[at + 2])
             oh = uint(pos[at + 3])
-            square = _NO_SQUARE
-            while i < count:
-                if state & _STATE_SORTED:
-                    pick = i
-                    key = int(lists[ls + _LIST_KEYS + i])
-                    j = i + 1
-                    while j < count:
-                        if int(lists[ls + _LIST_KEYS + j]) < key:
-                            key = int(lists[ls + _LIST_KEYS + j])
-                            pick = j
-                        j += 1
-                    if pick != i:
-                        lists[ls + _LIST_KEYS + pick] = lists[ls + _LIST_KEYS + i]
-                        j = int(lists[ls + pick])
-                        lists[ls + pick] = lists[ls + i]
-                        lists[ls + i] = j
-                square = int(lists[ls + i])
-                i += 1
-                bl = uint(0)
-                bh = uint(0)
-                if square < 32:
-                    bl = uint(1) << square
-                else:
-                    bh = uint(1) << (square - 32)
-                fl = uint(0)
-                fh = uint(0)
-                xl = (bl << 1) & not_a
-                xh = (bh << 1) & not_a
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = (xl << 1) & not_a
-                        xh = (xh << 1) & not_a
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl >> 1) & not_h
-                xh = (bh >> 1) & not_h
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = (xl >> 1) & not_h
-                        xh = (xh >> 1) & not_h
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 8) & full
-                xh = ((bh << 8) | (bl >> 24)) & full
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 8) | (xl >> 24)) & full
-                        xl = (xl << 8) & full
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 8) | (bh << 24)) & full
-                xh = bh >> 8
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 8) | (xh << 24)) & full
-                        xh = xh >> 8
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 9) & not_a
-                xh = ((bh << 9) | (bl >> 23)) & not_a
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 9) | (xl >> 23)) & not_a
-                        xl = (xl << 9) & not_a
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 9) | (bh << 23)) & not_h
-                xh = (bh >> 9) & not_h
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 9) | (xh << 23)) & not_h
-                        xh = (xh >> 9) & not_h
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 7) & not_h
-                xh = ((bh << 7) | (bl >> 25)) & not_h
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 7) | (xl >> 25)) & not_h
-                        xl = (xl << 7) & not_h
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 7) | (bh << 25)) & not_a
-                xh = (bh >> 7) & not_a
-                if (xl & ol) | (xh & oh):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & ol) | (xh & oh):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 7) | (xh << 25)) & not_a
-                        xh = (xh >> 7) & not_a
-                    if (xl & pl) | (xh & ph):
-                        fl |= rl
-                        fh |= rh
-                if fl | fh:
-                    break
-                square = _NO_SQUARE
-            frame[fr + _F_NEXT] = i
-            if square != _NO_SQUARE:
-                frame[fr + _F_SQUARE] = square
-                if int(frame[fr + _F_EMPTIES]) == 2:
-                    # The child has one empty square: its score is counted here, without a node.
-                    # Whoever can play the last square does, and that ends the game.
-                    frame[fr + _F_STATE] = state & (_STATE_SCOUT ^ 255)  # an exact score: nothing to search again
-                    frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
-                    nodes += 1
-                    x = ol ^ fl  # the child's side to move: the opponent
-                    ph = ph | fh | bh
-                    pl = pl | fl | bl
-                    ol = x
-                    oh = oh ^ fh
-                    bl = play_l & ((pl | ol) ^ full)
-                    bh = play_h & ((ph | oh) ^ full)
-                    fl = ol
-                    fh = oh
-                    mine = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    mine = int(((fl * 0x01010101) & full) >> 24)
-                    theirs = squares - 1 - mine
-                    side = 0
-                    while True:
-                        fl = uint(0)
-                        fh = uint(0)
-                        xl = (bl << 1) & not_a
-                        xh = (bh << 1) & not_a
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl << 1) & not_a
-                                xh = (xh << 1) & not_a
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl >> 1) & not_h
-                        xh = (bh >> 1) & not_h
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl >> 1) & not_h
-                                xh = (xh >> 1) & not_h
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 8) & full
-                        xh = ((bh << 8) | (bl >> 24)) & full
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 8) | (xl >> 24)) & full
-                                xl = (xl << 8) & full
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 8) | (bh << 24)) & full
-                        xh = bh >> 8
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 8) | (xh << 24)) & full
-                                xh = xh >> 8
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 9) & not_a
-                        xh = ((bh << 9) | (bl >> 23)) & not_a
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 9) | (xl >> 23)) & not_a
-                                xl = (xl << 9) & not_a
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 9) | (bh << 23)) & not_h
-                        xh = (bh >> 9) & not_h
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 9) | (xh << 23)) & not_h
-                                xh = (xh >> 9) & not_h
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 7) & not_h
-                        xh = ((bh << 7) | (bl >> 25)) & not_h
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 7) | (xl >> 25)) & not_h
-                                xl = (xl << 7) & not_h
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 7) | (bh << 25)) & not_a
-                        xh = (bh >> 7) & not_a
-                        if (xl & pl) | (xh & ph):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & pl) | (xh & ph):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 7) | (xh << 25)) & not_a
-                                xh = (xh >> 7) & not_a
-                            if (xl & ol) | (xh & oh):
-                                fl |= rl
-                                fh |= rh
-                        if fl | fh:
-                            n = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            n = int(((fl * 0x01010101) & full) >> 24)
-                            if side:
-                                value = mine - theirs - n - n - 1
-                            else:
-                                value = mine - theirs + n + n + 1
-                            break
-                        if side:
-                            value = mine - theirs  # nobody can play the last square: it goes to the winner
-                            if value > 0:
-                                value += 1
-                            elif value < 0:
-                                value -= 1
-                            break
-                        side = 1
-                        fl = pl
-                        pl = ol
-                        ol = fl
-                        fh = ph
-                        ph = oh
-                        oh = fh
-                    if anti:
-                        value = 0 - value
-                    ply += 1
-                    returning = 1
-                    continue
-                pos[at + 4] = ol ^ fl
-                pos[at + 5] = oh ^ fh
-                pos[at + 6] = pl | fl | bl
-                pos[at + 7] = ph | fh | bh
-                alpha = int(frame[fr + _F_ALPHA])
-                beta = int(frame[fr + _F_BETA])
-                if int(frame[fr + _F_BEST]) != _BIAS - _INFINITY and beta - alpha > 1:
-                    beta = alpha + 1  # not the first move: a null window proves it is no better
-                    frame[fr + _F_STATE] = state | _STATE_SCOUT
-                else:
-                    frame[fr + _F_STATE] = state & (_STATE_SCOUT ^ 255)
-                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - beta
-                frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - alpha
-                frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
-                frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = int(frame[fr + _F_EMPTIES]) - 1
-                frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = int(frame[fr + _F_PARITY]) ^ (1 << (((square >> 5) << 1) | ((square >> 2) & 1)))
-                ply += 1
-                enter = 1
-                continue
-            value = int(frame[fr + _F_BEST]) - _BIAS
-            if value > 0 - _INFINITY:
-                returning = 1  # every move searched
-                continue
-            if state & _STATE_AFTER_PASS:
-                # neither side can move: the game is over, empty squares to the winner
+            el = play_l & ((pl | ol) ^ full)
+            eh = play_h & ((ph | oh) ^ full)
+            empties = int(frame[fr + _F_EMPTIES])
+            if not empties:
                 fl = pl
                 fh = ph
                 mine = 0
@@ -1093,47 +392,899 @@ class ViperSolver:
                 fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                 fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                 mine = int(((fl * 0x01010101) & full) >> 24)
-                fl = ol
-                fh = oh
-                theirs = 0
-                fl = fl - ((fl >> 1) & m1)
-                fh = fh - ((fh >> 1) & m1)
-                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                theirs = int(((fl * 0x01010101) & full) >> 24)
-                fl = play_l & ((pl | ol) ^ full)
-                fh = play_h & ((ph | oh) ^ full)
-                n = 0
-                fl = fl - ((fl >> 1) & m1)
-                fh = fh - ((fh >> 1) & m1)
-                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                n = int(((fl * 0x01010101) & full) >> 24)
-                value = mine - theirs
-                if value > 0:
-                    value += n
-                elif value < 0:
-                    value -= n
+                value = mine + mine - squares
                 if anti:
                     value = 0 - value
                 returning = 1
-                continue
-            # no move: pass, and search the same position for the other side
-            frame[fr + _F_STATE] = state | _STATE_PASSING
-            pos[at + 4] = ol
-            pos[at + 5] = oh
-            pos[at + 6] = pl
-            pos[at + 7] = ph
-            frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - int(frame[fr + _F_BETA])
-            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - int(frame[fr + _F_ALPHA])
-            frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = _STATE_AFTER_PASS
-            frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = frame[fr + _F_EMPTIES]
-            frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = frame[fr + _F_PARITY]
+            elif empties <= 2 and ply:
+                # The last one or two empty squares (not at the root, which must name its move): the
+                # exact score at once, with no move list. Each
+                # move's child (one empty square) is counted here as a node; whoever can play the last
+                # square does, and that ends the game.
+                best = 0 - _INFINITY
+                side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
+                cut = int(frame[fr + _F_BETA]) - _BIAS  # a move this good ends the search (fail-soft)
+                while True:
+                    ql = el
+                    qh = eh
+                    while ql | qh:
+                        if ql:
+                            bl = ql & (0 - ql)
+                            bh = uint(0)
+                        else:
+                            bl = uint(0)
+                            bh = qh & (0 - qh)
+                        ql ^= bl
+                        qh ^= bh
+                        # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
+                        # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
+                        # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
+                        sl = pl
+                        sh = ph
+                        tl = ol
+                        th = oh
+                        stage = 1
+                        if empties == 2:
+                            stage = 0
+                        ul = sl
+                        uh = sh
+                        vl = tl
+                        vh = th
+                        while True:
+                            fl = uint(0)
+                            fh = uint(0)
+                            xl = (bl << 1) & not_a
+                            xh = (bh << 1) & not_a
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = (xl << 1) & not_a
+                                    xh = (xh << 1) & not_a
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl >> 1) & not_h
+                            xh = (bh >> 1) & not_h
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = (xl >> 1) & not_h
+                                    xh = (xh >> 1) & not_h
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 8) & full
+                            xh = ((bh << 8) | (bl >> 24)) & full
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 8) | (xl >> 24)) & full
+                                    xl = (xl << 8) & full
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 8) | (bh << 24)) & full
+                            xh = bh >> 8
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 8) | (xh << 24)) & full
+                                    xh = xh >> 8
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 9) & not_a
+                            xh = ((bh << 9) | (bl >> 23)) & not_a
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 9) | (xl >> 23)) & not_a
+                                    xl = (xl << 9) & not_a
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 9) | (bh << 23)) & not_h
+                            xh = (bh >> 9) & not_h
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 9) | (xh << 23)) & not_h
+                                    xh = (xh >> 9) & not_h
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = (bl << 7) & not_h
+                            xh = ((bh << 7) | (bl >> 25)) & not_h
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xh = ((xh << 7) | (xl >> 25)) & not_h
+                                    xl = (xl << 7) & not_h
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            xl = ((bl >> 7) | (bh << 25)) & not_a
+                            xh = (bh >> 7) & not_a
+                            if (xl & vl) | (xh & vh):
+                                rl = uint(0)
+                                rh = uint(0)
+                                while (xl & vl) | (xh & vh):
+                                    rl |= xl
+                                    rh |= xh
+                                    xl = ((xl >> 7) | (xh << 25)) & not_a
+                                    xh = (xh >> 7) & not_a
+                                if (xl & ul) | (xh & uh):
+                                    fl |= rl
+                                    fh |= rh
+                            if fl | fh:
+                                if stage:
+                                    n = 0
+                                    fl = fl - ((fl >> 1) & m1)
+                                    fh = fh - ((fh >> 1) & m1)
+                                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                    n = int(((fl * 0x01010101) & full) >> 24)
+                                    break
+                                nodes += 1  # the child: the opponent to move on the last square
+                                sl = ol ^ fl
+                                sh = oh ^ fh
+                                tl = pl | fl | bl
+                                th = ph | fh | bh
+                                bl = el ^ bl
+                                bh = eh ^ bh
+                            elif stage == 0:
+                                break  # the move is illegal
+                            elif stage == 2:
+                                stage = 3  # nobody can play the last square
+                                break
+                            stage += 1
+                            ul = tl
+                            uh = th
+                            vl = sl
+                            vh = sh
+                            if stage == 1:
+                                ul = sl
+                                uh = sh
+                                vl = tl
+                                vh = th
+                        if not stage:
+                            continue
+                        fl = sl
+                        fh = sh
+                        mine = 0
+                        fl = fl - ((fl >> 1) & m1)
+                        fh = fh - ((fh >> 1) & m1)
+                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                        mine = int(((fl * 0x01010101) & full) >> 24)
+                        value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
+                        if stage == 3:
+                            # the last square goes to the winner
+                            if value > 0:
+                                value += 1
+                            elif value < 0:
+                                value -= 1
+                        elif stage == 1:
+                            value += n + n + 1
+                        else:
+                            value -= n + n + 1
+                        if anti:
+                            value = 0 - value
+                        if empties == 2:
+                            value = 0 - value
+                        if value > best:
+                            best = value
+                            if value >= cut:
+                                break
+                    if best > 0 - _INFINITY:
+                        break
+                    if side:
+                        # neither side can move (only with two empty squares: one is always played): the game
+                        # is over, the empty squares to the winner
+                        fl = pl
+                        fh = ph
+                        mine = 0
+                        fl = fl - ((fl >> 1) & m1)
+                        fh = fh - ((fh >> 1) & m1)
+                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                        mine = int(((fl * 0x01010101) & full) >> 24)
+                        best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
+                        if best > 0:
+                            best += 2
+                        elif best < 0:
+                            best -= 2
+                        if anti:
+                            best = 0 - best
+                        break
+                    # no move: pass, the opponent plays from the same position
+                    nodes += 1
+                    side = 1
+                    cut = _BIAS - int(frame[fr + _F_ALPHA])
+                    sl = pl
+                    sh = ph
+                    pl = ol
+                    ph = oh
+                    ol = sl
+                    oh = sh
+                value = best
+                if side:
+                    value = 0 - best
+                returning = 1
+            else:
+                # the quadrants (4x4 corners of the board) with an odd number of empty squares
+                parity = int(frame[fr + _F_PARITY])
+                odd_l = uint(0)
+                odd_h = uint(0)
+                if parity & 1:
+                    odd_l = uint(0x0F0F0F0F)
+                if parity & 2:
+                    odd_l |= high_quads
+                if parity & 4:
+                    odd_h = uint(0x0F0F0F0F)
+                if parity & 8:
+                    odd_h |= high_quads
+                ls = _LISTS_AT + (ply << _LIST_SHIFT)
+                count = 0
+                state = int(frame[fr + _F_STATE])
+                table_move = _NO_SQUARE
+                if empties >= _TABLE_EMPTIES:
+                    lock = ((pl * 0x165667B1) ^ (ph * 0x0D3A2647) ^ (ol * 0x1B3A7F2D) ^ (oh * 0x0C8A4E29) ^ salt) & full
+                    lock ^= lock >> 15
+                    x = ((pl * 0x1B873593) ^ (ph * 0x0E6546B5) ^ (ol * 0x1D2A3A1F) ^ (oh * 0x0C2B2AE3)) & full
+                    x ^= x >> 15
+                    x = (x * 0x1CC9E2D5) & full
+                    x ^= x >> 13
+                    slot = int(x >> table_shift)
+                    x = uint(entries[slot])
+                    if x and uint(locks[slot]) == lock:
+                        lower = int(x & 0xFF) - 128
+                        upper = int((x >> 8) & 0xFF) - 128
+                        table_move = int((x >> 16) & 0xFF)
+                        if not ply:
+                            pass  # the root searches on: it must find its best move
+                        elif lower >= int(frame[fr + _F_BETA]) - _BIAS or lower == upper:
+                            value = lower
+                            returning = 1
+                        elif upper <= int(frame[fr + _F_ALPHA]) - _BIAS:
+                            value = upper
+                            returning = 1
+                    if not returning:
+                        state |= _STATE_TABLE
+                        frame[fr + _F_SLOT] = slot
+                        frame[fr + _F_LOCK] = lock
+                        frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
+                if returning:
+                    pass  # the table knows enough: no move list
+                elif empties >= _SORT_EMPTIES:
+                    # fastest-first: every legal move with the opponent's reply count as its key
+                    ml = uint(0)
+                    mh = uint(0)
+                    rl = ol & inner
+                    rh = oh & inner
+                    tl = rl & (pl << 1)
+                    th = rh & (ph << 1)
+                    while tl | th:
+                        tl = tl << 1
+                        th = th << 1
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    tl = rl & (pl >> 1)
+                    th = rh & (ph >> 1)
+                    while tl | th:
+                        tl = tl >> 1
+                        th = th >> 1
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    rl = ol
+                    rh = oh
+                    tl = rl & (pl << 8)
+                    th = rh & ((ph << 8) | (pl >> 24))
+                    while tl | th:
+                        th = (th << 8) | (tl >> 24)
+                        tl = tl << 8
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    tl = rl & ((pl >> 8) | (ph << 24))
+                    th = rh & (ph >> 8)
+                    while tl | th:
+                        tl = (tl >> 8) | (th << 24)
+                        th = th >> 8
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    rl = ol & inner
+                    rh = oh & inner
+                    tl = rl & (pl << 9)
+                    th = rh & ((ph << 9) | (pl >> 23))
+                    while tl | th:
+                        th = (th << 9) | (tl >> 23)
+                        tl = tl << 9
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    tl = rl & ((pl >> 9) | (ph << 23))
+                    th = rh & (ph >> 9)
+                    while tl | th:
+                        tl = (tl >> 9) | (th << 23)
+                        th = th >> 9
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    rl = ol & inner
+                    rh = oh & inner
+                    tl = rl & (pl << 7)
+                    th = rh & ((ph << 7) | (pl >> 25))
+                    while tl | th:
+                        th = (th << 7) | (tl >> 25)
+                        tl = tl << 7
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    tl = rl & ((pl >> 7) | (ph << 25))
+                    th = rh & (ph >> 7)
+                    while tl | th:
+                        tl = (tl >> 7) | (th << 25)
+                        th = th >> 7
+                        ml |= tl & el
+                        mh |= th & eh
+                        tl &= rl
+                        th &= rh
+                    state |= _STATE_SORTED
+                    while ml | mh:
+                        if ml:
+                            bl = ml & (0 - ml)
+                            ml ^= bl
+                            bh = uint(0)
+                            square = int(lists[((bl * 0x077CB531) & full) >> 27])
+                        else:
+                            bh = mh & (0 - mh)
+                            mh ^= bh
+                            bl = uint(0)
+                            square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
+                        fl = uint(0)
+                        fh = uint(0)
+                        xl = (bl << 1) & not_a
+                        xh = (bh << 1) & not_a
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xl = (xl << 1) & not_a
+                                xh = (xh << 1) & not_a
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl >> 1) & not_h
+                        xh = (bh >> 1) & not_h
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xl = (xl >> 1) & not_h
+                                xh = (xh >> 1) & not_h
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl << 8) & full
+                        xh = ((bh << 8) | (bl >> 24)) & full
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xh = ((xh << 8) | (xl >> 24)) & full
+                                xl = (xl << 8) & full
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        xl = ((bl >> 8) | (bh << 24)) & full
+                        xh = bh >> 8
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xl = ((xl >> 8) | (xh << 24)) & full
+                                xh = xh >> 8
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl << 9) & not_a
+                        xh = ((bh << 9) | (bl >> 23)) & not_a
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xh = ((xh << 9) | (xl >> 23)) & not_a
+                                xl = (xl << 9) & not_a
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        xl = ((bl >> 9) | (bh << 23)) & not_h
+                        xh = (bh >> 9) & not_h
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xl = ((xl >> 9) | (xh << 23)) & not_h
+                                xh = (xh >> 9) & not_h
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        xl = (bl << 7) & not_h
+                        xh = ((bh << 7) | (bl >> 25)) & not_h
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xh = ((xh << 7) | (xl >> 25)) & not_h
+                                xl = (xl << 7) & not_h
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        xl = ((bl >> 7) | (bh << 25)) & not_a
+                        xh = (bh >> 7) & not_a
+                        if (xl & ol) | (xh & oh):
+                            rl = uint(0)
+                            rh = uint(0)
+                            while (xl & ol) | (xh & oh):
+                                rl |= xl
+                                rh |= xh
+                                xl = ((xl >> 7) | (xh << 25)) & not_a
+                                xh = (xh >> 7) & not_a
+                            if (xl & pl) | (xh & ph):
+                                fl |= rl
+                                fh |= rh
+                        # key: 4 * the opponent's replies, + 0 corner / 2 other, + 0 odd quadrant / 1 even
+                        key = 3
+                        if (bl & 0x81) | (bh & corners_h):
+                            key = 1
+                        if (bl & odd_l) | (bh & odd_h):
+                            key -= 1
+                        cl = ol ^ fl
+                        ch = oh ^ fh
+                        dl = pl | fl | bl
+                        dh = ph | fh | bh
+                        gl = el ^ bl
+                        gh = eh ^ bh
+                        fl = uint(0)
+                        fh = uint(0)
+                        rl = dl & inner
+                        rh = dh & inner
+                        tl = rl & (cl << 1)
+                        th = rh & (ch << 1)
+                        while tl | th:
+                            tl = tl << 1
+                            th = th << 1
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & (cl >> 1)
+                        th = rh & (ch >> 1)
+                        while tl | th:
+                            tl = tl >> 1
+                            th = th >> 1
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        rl = dl
+                        rh = dh
+                        tl = rl & (cl << 8)
+                        th = rh & ((ch << 8) | (cl >> 24))
+                        while tl | th:
+                            th = (th << 8) | (tl >> 24)
+                            tl = tl << 8
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & ((cl >> 8) | (ch << 24))
+                        th = rh & (ch >> 8)
+                        while tl | th:
+                            tl = (tl >> 8) | (th << 24)
+                            th = th >> 8
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        rl = dl & inner
+                        rh = dh & inner
+                        tl = rl & (cl << 9)
+                        th = rh & ((ch << 9) | (cl >> 23))
+                        while tl | th:
+                            th = (th << 9) | (tl >> 23)
+                            tl = tl << 9
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & ((cl >> 9) | (ch << 23))
+                        th = rh & (ch >> 9)
+                        while tl | th:
+                            tl = (tl >> 9) | (th << 23)
+                            th = th >> 9
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        rl = dl & inner
+                        rh = dh & inner
+                        tl = rl & (cl << 7)
+                        th = rh & ((ch << 7) | (cl >> 25))
+                        while tl | th:
+                            th = (th << 7) | (tl >> 25)
+                            tl = tl << 7
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        tl = rl & ((cl >> 7) | (ch << 25))
+                        th = rh & (ch >> 7)
+                        while tl | th:
+                            tl = (tl >> 7) | (th << 25)
+                            th = th >> 7
+                            fl |= tl & gl
+                            fh |= th & gh
+                            tl &= rl
+                            th &= rh
+                        # the opponent's replies, a corner counting twice
+                        x = (fl & 0x81) | (((fh >> 24) & 0x81) << 8)
+                        corner_replies = int((x & 1) + ((x >> 7) & 1) + ((x >> 8) & 1) + (x >> 15))
+                        n = 0
+                        fl = fl - ((fl >> 1) & m1)
+                        fh = fh - ((fh >> 1) & m1)
+                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                        n = int(((fl * 0x01010101) & full) >> 24)
+                        lists[ls + count] = square
+                        if square == table_move:
+                            key = 0  # the table's best move first
+                        else:
+                            key += 1 + ((n + corner_replies) << 2)
+                        lists[ls + _LIST_KEYS + count] = key
+                        count += 1
+                else:
+                    # parity: the empty squares of odd quadrants first, corners first in each group
+                    group = 0
+                    while group < 2:
+                        if group == 0:
+                            xl = el & odd_l
+                            xh = eh & odd_h
+                        else:
+                            xl = el & (odd_l ^ full)
+                            xh = eh & (odd_h ^ full)
+                        while xl:
+                            bl = xl & (0 - xl)
+                            xl ^= bl
+                            lists[ls + count] = lists[((bl * 0x077CB531) & full) >> 27]
+                            count += 1
+                        while xh:
+                            bh = xh & (0 - xh)
+                            xh ^= bh
+                            lists[ls + count] = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
+                            count += 1
+                        group += 1
+                if not returning:
+                    frame[fr + _F_STATE] = state
+                    frame[fr + _F_COUNT] = count
+                    frame[fr + _F_NEXT] = 0
+                    frame[fr + _F_BEST] = _BIAS - _INFINITY
+                    frame[fr + _F_BEST_MOVE] = _NO_SQUARE
+        if returning:
+            # ----- the node at `ply` is done: remember it, hand `value` to the parent
+            fr = ply << _FRAME_SHIFT
+            if int(frame[fr + _F_STATE]) & _STATE_TABLE:
+                lower = 0 - _INFINITY
+                upper = _INFINITY
+                if value >= int(frame[fr + _F_BETA]) - _BIAS:
+                    lower = value
+                elif value <= int(frame[fr + _F_ALPHA0]) - _BIAS:
+                    upper = value
+                else:
+                    lower = value
+                    upper = value
+                slot = int(frame[fr + _F_SLOT])
+                locks[slot] = frame[fr + _F_LOCK]
+                entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + _F_BEST_MOVE]) << 16) | _ENTRY_USED
+            if ply == 0:
+                break
+            ply -= 1
+            fr = ply << _FRAME_SHIFT
+            value = 0 - value
+            state = int(frame[fr + _F_STATE])
+            if state & _STATE_PASSING:
+                continue  # a passing node's value is its child's
+            if value > int(frame[fr + _F_BEST]) - _BIAS:
+                frame[fr + _F_BEST] = value + _BIAS
+                frame[fr + _F_BEST_MOVE] = frame[fr + _F_SQUARE]
+                beta = int(frame[fr + _F_BETA]) - _BIAS
+                if value >= beta:
+                    continue  # cut-off: fail-soft, the parent gets this bound
+                if value > int(frame[fr + _F_ALPHA]) - _BIAS:
+                    frame[fr + _F_ALPHA] = value + _BIAS
+                    if state & _STATE_SCOUT:
+                        # the null window failed high: search the same child again with (value, beta)
+                        frame[fr + _F_STATE] = state ^ _STATE_SCOUT
+                        frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
+                        frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - value
+                        frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
+                        ply += 1
+                        enter = 1
+                        returning = 0
+                        continue
+            returning = 0
+        # ----- the next move at `ply`
+        at = ply << 2
+        fr = ply << _FRAME_SHIFT
+        ls = _LISTS_AT + (ply << _LIST_SHIFT)
+        state = int(frame[fr + _F_STATE])
+        i = int(frame[fr + _F_NEXT])
+        count = int(frame[fr + _F_COUNT])
+        pl = uint(pos[at])
+        ph = uint(pos[at + 1])
+        ol = uint(pos[at + 2])
+        oh = uint(pos[at + 3])
+        square = _NO_SQUARE
+        while i < count:
+            if state & _STATE_SORTED:
+                pick = i
+                key = int(lists[ls + _LIST_KEYS + i])
+                j = i + 1
+                while j < count:
+                    if int(lists[ls + _LIST_KEYS + j]) < key:
+                        key = int(lists[ls + _LIST_KEYS + j])
+                        pick = j
+                    j += 1
+                if pick != i:
+                    lists[ls + _LIST_KEYS + pick] = lists[ls + _LIST_KEYS + i]
+                    j = int(lists[ls + pick])
+                    lists[ls + pick] = lists[ls + i]
+                    lists[ls + i] = j
+            square = int(lists[ls + i])
+            i += 1
+            bl = uint(0)
+            bh = uint(0)
+            if square < 32:
+                bl = uint(1) << square
+            else:
+                bh = uint(1) << (square - 32)
+            fl = uint(0)
+            fh = uint(0)
+            xl = (bl << 1) & not_a
+            xh = (bh << 1) & not_a
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xl = (xl << 1) & not_a
+                    xh = (xh << 1) & not_a
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            xl = (bl >> 1) & not_h
+            xh = (bh >> 1) & not_h
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xl = (xl >> 1) & not_h
+                    xh = (xh >> 1) & not_h
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            xl = (bl << 8) & full
+            xh = ((bh << 8) | (bl >> 24)) & full
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xh = ((xh << 8) | (xl >> 24)) & full
+                    xl = (xl << 8) & full
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            xl = ((bl >> 8) | (bh << 24)) & full
+            xh = bh >> 8
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xl = ((xl >> 8) | (xh << 24)) & full
+                    xh = xh >> 8
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            xl = (bl << 9) & not_a
+            xh = ((bh << 9) | (bl >> 23)) & not_a
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xh = ((xh << 9) | (xl >> 23)) & not_a
+                    xl = (xl << 9) & not_a
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            xl = ((bl >> 9) | (bh << 23)) & not_h
+            xh = (bh >> 9) & not_h
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xl = ((xl >> 9) | (xh << 23)) & not_h
+                    xh = (xh >> 9) & not_h
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            xl = (bl << 7) & not_h
+            xh = ((bh << 7) | (bl >> 25)) & not_h
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xh = ((xh << 7) | (xl >> 25)) & not_h
+                    xl = (xl << 7) & not_h
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            xl = ((bl >> 7) | (bh << 25)) & not_a
+            xh = (bh >> 7) & not_a
+            if (xl & ol) | (xh & oh):
+                rl = uint(0)
+                rh = uint(0)
+                while (xl & ol) | (xh & oh):
+                    rl |= xl
+                    rh |= xh
+                    xl = ((xl >> 7) | (xh << 25)) & not_a
+                    xh = (xh >> 7) & not_a
+                if (xl & pl) | (xh & ph):
+                    fl |= rl
+                    fh |= rh
+            if fl | fh:
+                break
+            square = _NO_SQUARE
+        frame[fr + _F_NEXT] = i
+        if square != _NO_SQUARE:
+            frame[fr + _F_SQUARE] = square
+            pos[at + 4] = ol ^ fl
+            pos[at + 5] = oh ^ fh
+            pos[at + 6] = pl | fl | bl
+            pos[at + 7] = ph | fh | bh
+            alpha = int(frame[fr + _F_ALPHA])
+            beta = int(frame[fr + _F_BETA])
+            if int(frame[fr + _F_BEST]) != _BIAS - _INFINITY and beta - alpha > 1:
+                beta = alpha + 1  # not the first move: a null window proves it is no better
+                frame[fr + _F_STATE] = state | _STATE_SCOUT
+            else:
+                frame[fr + _F_STATE] = state & (_STATE_SCOUT ^ 255)
+            frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - beta
+            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - alpha
+            frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
+            frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = int(frame[fr + _F_EMPTIES]) - 1
+            frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = int(frame[fr + _F_PARITY]) ^ (1 << (((square >> 5) << 1) | ((square >> 2) & 1)))
             ply += 1
             enter = 1
-        cfg[_C_NODES] = nodes
-        cfg[_C_STOPPED] = 0
-        cfg[_C_MOVE] = frame[_F_BEST_MOVE]
-        return value + _BIAS
+            continue
+        value = int(frame[fr + _F_BEST]) - _BIAS
+        if value > 0 - _INFINITY:
+            returning = 1  # every move searched
+            continue
+        if state & _STATE_AFTER_PASS:
+            # neither side can move: the game is over, empty squares to the winner
+            fl = pl
+            fh = ph
+            mine = 0
+            fl = fl - ((fl >> 1) & m1)
+            fh = fh - ((fh >> 1) & m1)
+            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+            mine = int(((fl * 0x01010101) & full) >> 24)
+            fl = ol
+            fh = oh
+            theirs = 0
+            fl = fl - ((fl >> 1) & m1)
+            fh = fh - ((fh >> 1) & m1)
+            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+            theirs = int(((fl * 0x01010101) & full) >> 24)
+            fl = play_l & ((pl | ol) ^ full)
+            fh = play_h & ((ph | oh) ^ full)
+            n = 0
+            fl = fl - ((fl >> 1) & m1)
+            fh = fh - ((fh >> 1) & m1)
+            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+            n = int(((fl * 0x01010101) & full) >> 24)
+            value = mine - theirs
+            if value > 0:
+                value += n
+            elif value < 0:
+                value -= n
+            if anti:
+                value = 0 - value
+            returning = 1
+            continue
+        # no move: pass, and search the same position for the other side
+        frame[fr + _F_STATE] = state | _STATE_PASSING
+        pos[at + 4] = ol
+        pos[at + 5] = oh
+        pos[at + 6] = pl
+        pos[at + 7] = ph
+        frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - int(frame[fr + _F_BETA])
+        frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - int(frame[fr + _F_ALPHA])
+        frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = _STATE_AFTER_PASS
+        frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = frame[fr + _F_EMPTIES]
+        frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = frame[fr + _F_PARITY]
+        ply += 1
+        enter = 1
+    cfg[_C_NODES] = nodes
+    cfg[_C_STOPPED] = 0
+    cfg[_C_MOVE] = frame[_F_BEST_MOVE]
+    return value + _BIAS

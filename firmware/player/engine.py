@@ -15,7 +15,7 @@ from othello.geometry import geometry
 from othello.kernels import make_kernel
 from othello.notation import square_name
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
-from player.levels import LEVELS, STYLE_GREEDY, STYLE_PATTERN, STYLE_POSITIONAL
+from player.levels import LEVELS, PLAIN_SOLVE_PERCENT, SOLVE_SHARE, STYLE_GREEDY, STYLE_PATTERN, STYLE_POSITIONAL
 from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 
 # The kernel's plies: a pass does not use depth, so a line reaches twice its depth at most; the search
@@ -28,7 +28,6 @@ SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stac
 # that the two share as they never run at once: a 14-empty solve stores about as many positions.
 SOLVER_TABLE_BITS = TABLE_BITS - 1
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
-SOLVE_SHARE = 70  # percent of the time a solve may take before the midgame search takes over
 
 
 class Decision:
@@ -118,7 +117,6 @@ class Engine:
         self.table = TranspositionTable(TABLE_BITS)
         self.searcher = Searcher(self.kernel, self.table, variant.anti)
         self.fast_solver = None
-        self.solver_searches = None  # the table's searches when the solver last used it (None: clear it)
         self.book_discs = None  # the most discs of a book position, read from the book when first needed
         self._evaluators = {}
         self.midgame_search()
@@ -136,7 +134,6 @@ class Engine:
             self.searcher.fast = None
             _let_go("player.search_viper")
             self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
-            self.solver_searches = None
         return self.fast_solver
 
     def book_for(self, board):
@@ -156,12 +153,6 @@ class Engine:
                 return book
         release_module("player.book")
         return None
-
-    def solver_table_ready(self):
-        """Clear the solver's entries if a midgame search has written over them since its last solve."""
-        if self.table.searches != self.solver_searches:
-            self.fast_solver.clear_table()
-            self.solver_searches = self.table.searches
 
     def evaluator(self, style):
         found = self._evaluators.get(style)
@@ -188,7 +179,8 @@ def _fast_solver(board_geometry, table):
 
     It gives the same scores as Searcher._solve (host_tests check the two
     against each other), about 20 times faster on the Pico. It keeps its
-    table in the midgame search's `table` (Engine.solver_table_ready).
+    table in the midgame search's `table`, and clears it before each solve
+    (_solve_stage).
     """
     from player.endgame_viper import ViperSolver
 
@@ -276,10 +268,13 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     if empties <= level.exact:
         explicit = node_limit if solve_node_limit is None else solve_node_limit
         limit = level.solve_nodes if explicit is None else explicit
-        # A solve may take SOLVE_SHARE percent of the time: if it does not finish, the midgame search
-        # falls back on the rest (on the host, on the same share of the node budget).
+        plain_limit = level.solve_nodes * PLAIN_SOLVE_PERCENT // 100 if explicit is None else explicit
+        # The solver's node budget fits in SOLVE_SHARE percent of the time on the Pico (the deadline
+        # there is a safety net): if it does not finish, the midgame search plays on the rest of the
+        # time and the same share of its node budget.
         solve_deadline = ticks_add(started, time_ms * SOLVE_SHARE // 100)
-        kind, score, square, nodes = _solve_stage(engine, count, limit, explicit, solve_deadline, now, should_stop)
+        kind, score, square, nodes = _solve_stage(engine, count, limit, plain_limit, solve_deadline, now,
+                                                  should_stop)
         solver_nodes = nodes
         if kind == SOLVED:
             return finish(PASS if square is None else square, score, True, empties, nodes)
@@ -329,23 +324,27 @@ OUTCOME = 2
 UNSOLVED = 0
 
 
-def _solve_stage(engine, count, limit, explicit_limit, deadline, now, should_stop):
+def _solve_stage(engine, count, limit, plain_limit, deadline, now, should_stop):
     """Solve the root exactly, win/loss/draw first: (kind, score, square, nodes).
 
     kind SOLVED: the exact score; OUTCOME: only win (1) or draw (0) was
     proven in time, with its move; UNSOLVED: nothing usable (a proven loss
     is left to the midgame search, which fights on for the best swindle).
     The viper solver, where there is one and the position is within the
-    empties its stacks were made for (SOLVER_EMPTIES: the levels' own), is
-    limited by the deadline (and an explicit node limit); the plain solver
-    also by the level's solver nodes, which makes host games repeatable.
+    empties its stacks were made for (SOLVER_EMPTIES: the levels' own), and
+    the plain solver elsewhere, stop after `limit` nodes (the level's solver
+    budget or the caller's; `plain_limit` for the plain solver, which counts
+    its nodes its own way). On the device the budget ends a solve before
+    the deadline, which stays as a safety net, so a replay of the position
+    plays the same move; a cut solve leaves the move to the midgame search
+    with its own node budget, as repeatable as the solve.
     """
     searcher = engine.searcher
     solver = engine.solver() if count and searcher.root_empties <= SOLVER_EMPTIES else None
     if solver is None:
         from player.solver import solve_root  # the plain solver: the host's, and beyond the viper solver's stacks
 
-        searcher.start(limit, deadline, now, should_stop)
+        searcher.start(plain_limit, deadline, now, should_stop)
         try:
             score, square = solve_root(searcher, count, -INFINITY_DISCS, INFINITY_DISCS)
             return SOLVED, score, square, searcher.nodes
@@ -359,24 +358,17 @@ def _solve_stage(engine, count, limit, explicit_limit, deadline, now, should_sto
 
     from player.endgame_viper import SolverStopped
 
-    engine.solver_table_ready()
+    # From a clear table, so the solve's nodes, and where its budget cuts it, depend on the position alone:
+    # a replay of the position plays the device's move.
+    solver.clear_table()
     player, opponent = engine.kernel.position(0)
-    nodes = 0
-    outcome = None
-    square = None
     try:
-        outcome, square = solver.solve(player, opponent, engine.anti, -1, 1, explicit_limit or 0, stop)
-        nodes = solver.nodes
-        if outcome == 0:
-            return SOLVED, 0, square, nodes
-        low, high = (0, 64) if outcome > 0 else (-64, 0)
-        score, square = solver.solve(player, opponent, engine.anti, low, high, explicit_limit or 0, stop)
-        return SOLVED, score, square, nodes + solver.nodes
+        score, square = solver.solve_exact(player, opponent, engine.anti, limit or 0, stop)
+        return SOLVED, score, square, solver.nodes
     except SolverStopped:
-        nodes += solver.nodes
-        if outcome is not None and outcome > 0:
-            return OUTCOME, 1, square, nodes
-        return UNSOLVED, 0, None, nodes
+        if solver.outcome is not None and solver.outcome > 0:
+            return OUTCOME, 1, solver.outcome_square, solver.nodes
+        return UNSOLVED, 0, None, solver.nodes
 
 
 def _noisy_choice(searcher, noise, rng):

@@ -30,7 +30,36 @@ def solve_all(cases):
         kernel.pass_move(2)  # ply 3 holds the position with `player` to move
         from_kernel = solver.solve_at(kernel, 3, anti)
         assert from_kernel == score, "case %d: solve_at gave %d, solve %d" % (i, from_kernel, score)
-        print("case", i, score, PASS if square == PASS else square)
+        solver.clear_table()
+        exact, exact_square = solver.solve_exact(player, opponent, anti)
+        assert exact == score, "case %d: solve_exact gave %d, solve %d" % (i, exact, score)
+        print("case", i, score, PASS if square == PASS else square, PASS if exact_square == PASS else exact_square)
+
+
+def check_scores(cases):
+    """cases: (blocked, player, opponent, anti, expected score from elsewhere); both solves must give it.
+
+    For the emulated Pico, where the plain solver is too slow: the host solves the cases, the device checks
+    solve and solve_exact against its scores, and each best move by solving the position after it.
+    """
+    solvers = {}
+    for i, (blocked, player, opponent, anti, expected) in enumerate(cases):
+        g = geometry(8, blocked)
+        solver = solvers.get(blocked)
+        if solver is None:
+            solver = solvers[blocked] = ViperSolver(g)
+        for exact in (False, True):
+            solver.clear_table()
+            score, square = solver.solve_exact(player, opponent, anti) if exact else solver.solve(player, opponent, anti)
+            assert score == expected, "case %d (solve_exact %r): %d, expected %d" % (i, exact, score, expected)
+            if square == PASS:
+                assert not g.moves(player, opponent), "case %d: PASS, but a move is legal" % i
+            else:
+                flipped = g.flips(player, opponent, square)
+                assert flipped, "case %d: illegal best move %d" % (i, square)
+                after, _ = solver.solve(opponent ^ flipped, player | flipped | (1 << square), anti)
+                assert -after == expected, "case %d: move %d scores %d, not %d" % (i, square, -after, expected)
+    print("solver twins ok", len(cases))
 
 
 def brute_force(g, player, opponent, anti, passed=False):
@@ -62,7 +91,9 @@ def against_brute_force(cases):
         score, square = ViperSolver(g).solve(player, opponent, anti)
         expected = brute_force(g, player, opponent, anti)
         assert score == expected, "%#x %#x anti=%r: viper %d, brute force %d" % (player, opponent, anti, score, expected)
-        if square != PASS:
+        if square == PASS:
+            assert not g.moves(player, opponent), "%#x %#x: PASS, but a move is legal" % (player, opponent)
+        else:
             flipped = g.flips(player, opponent, square)
             assert flipped, "illegal best move %d" % square
             after = -brute_force(g, opponent ^ flipped, player | flipped | (1 << square), anti)
@@ -95,6 +126,34 @@ def limits(player, opponent):
     result = solver.solve(player, opponent)
     assert result == expected, (result, expected)
     print("limits ok", solver.nodes)
+
+
+def exact_limits(player, opponent):
+    """solve_exact's node limit bounds all its solves; what they proved before the cut is kept."""
+    solver = ViperSolver(geometry(8))
+    score, square = solver.solve_exact(player, opponent)
+    total = solver.nodes
+    solver.clear_table()
+    first, _ = solver.solve(player, opponent, False, -1, 1)
+    wld = solver.nodes
+    assert first != 0 and wld < total, (first, wld, total)
+    for limit, outcome in ((wld // 2, None), (wld + (total - wld) // 2, 1 if score > 0 else -1)):
+        solver.clear_table()
+        try:
+            solver.solve_exact(player, opponent, False, node_limit=limit)
+            raise AssertionError("the node limit %d did not stop solve_exact" % limit)
+        except SolverStopped:
+            assert limit <= solver.nodes <= limit + 5, (limit, solver.nodes)
+            assert solver.outcome == outcome, (limit, solver.outcome, outcome)
+            if outcome == 1:
+                flipped = geometry(8).flips(player, opponent, solver.outcome_square)
+                assert flipped, solver.outcome_square
+                after, _ = solver.solve(opponent ^ flipped, player | flipped | (1 << solver.outcome_square))
+                assert after < 0, (solver.outcome_square, after)
+    solver.clear_table()
+    assert solver.solve_exact(player, opponent, False, node_limit=total + 1) == (score, square)
+    assert solver.nodes == total, (solver.nodes, total)
+    print("exact limits ok", score, total)
 
 
 def allocation(player, opponent, small, large):
