@@ -172,3 +172,22 @@ def test_bad_input_is_refused():
     )
     assert out.count("refused:") == 4, out
     assert "discs overlap" in out and "empty squares" in out and "8x8" in out
+
+
+# Found by the puzzle builder: a disc on square 31 or 63 of either colour once gave the same slot and lock
+# (a product's top bit depends on its word's top bit alone), so with a large table the solver took another
+# position's bounds and answered 26 here.
+COLLIDING = "-OOOOO----OXOXX-XXOOOOXO-XOXXXO-OXXXOOOOOXXOXXOXOXOOOX-----OO-X- O"
+
+
+def test_the_table_size_does_not_change_a_score():
+    board = Board.from_position(COLLIDING)
+    plain = solve(board)[0]
+    out = unix(
+        "from othello.geometry import geometry\n"
+        "from player.endgame_viper import ViperSolver\n"
+        "for bits in (9, 12, 16):\n"
+        "    print('bits', bits, ViperSolver(geometry(8), 24, bits).solve(%d, %d)[0])\n" % (
+            board.player_discs(), board.opponent_discs()))
+    scores = [int(line.split()[2]) for line in out.split("\n") if line.startswith("bits ")]
+    assert scores == [plain] * 3, out

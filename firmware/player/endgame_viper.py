@@ -75,7 +75,7 @@ _C_BETA = const(12)
 _C_NODES = const(13)  # out: nodes searched
 _C_MOVE = const(14)  # out: best root move, _NO_SQUARE for a pass
 _C_STOPPED = const(15)  # out: 1 if a limit stopped the search
-_C_TABLE_SHIFT = const(16)  # 32 - table bits: a hash's top bits pick the slot
+_C_TABLE_SHIFT = const(16)  # 30 - table bits: the 30-bit hash's top bits pick the slot
 _C_SALT = const(17)  # mixed into the table's lock: Othello and Anti-Othello entries never match
 _C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
 _C_SIZE = const(19)
@@ -159,7 +159,7 @@ class ViperSolver:
         cfg[_C_PLAYABLE + 1] = playable >> 32
         cfg[_C_CORNERS_HI] = 0x81000000
         cfg[_C_SQUARES] = geometry.squares - (1 if geometry.blocked else 0)
-        cfg[_C_TABLE_SHIFT] = 32 - table_bits
+        cfg[_C_TABLE_SHIFT] = 30 - table_bits  # the hash has 30 bits
         self._cfg = cfg
         # Entries stay valid from one solve to the next: they hold bounds on exact
         # scores, which depend on the position alone (and the variant, in the salt).
@@ -653,12 +653,35 @@ def _search() -> int:
                 state = int(frame[fr + _F_STATE])
                 table_move = _NO_SQUARE
                 if empties >= _TABLE_EMPTIES:
-                    lock = ((pl * 0x165667B1) ^ (ph * 0x0D3A2647) ^ (ol * 0x1B3A7F2D) ^ (oh * 0x0C8A4E29) ^ salt) & full
+                    # Kernel.lock() and Kernel.hash() of the position (the kernel's first four multipliers of
+                    # each). Each word is folded before its multiplication: a product's top bit depends on the
+                    # word's top bit alone, so unfolded, a disc on square 31 or 63 of either colour gave the
+                    # same slot and lock, and the table answered for the wrong position.
+                    w = pl ^ (pl >> 16)
+                    lock = (w * 0x165667B1) & full
+                    w = ph ^ (ph >> 16)
+                    lock ^= (w * 0x0D3A2647) & full
+                    w = ol ^ (ol >> 16)
+                    lock ^= (w * 0x1B3A7F2D) & full
+                    w = oh ^ (oh >> 16)
+                    lock ^= (w * 0x0C8A4E29) & full
                     lock ^= lock >> 15
-                    x = ((pl * 0x1B873593) ^ (ph * 0x0E6546B5) ^ (ol * 0x1D2A3A1F) ^ (oh * 0x0C2B2AE3)) & full
+                    lock = (lock * 0x1CC9E2D5) & full
+                    lock ^= lock >> 13
+                    lock = lock >> 2
+                    lock ^= salt
+                    w = pl ^ (pl >> 16)
+                    x = (w * 0x1B873593) & full
+                    w = ph ^ (ph >> 16)
+                    x ^= (w * 0x0E6546B5) & full
+                    w = ol ^ (ol >> 16)
+                    x ^= (w * 0x1D2A3A1F) & full
+                    w = oh ^ (oh >> 16)
+                    x ^= (w * 0x0C2B2AE3) & full
                     x ^= x >> 15
                     x = (x * 0x1CC9E2D5) & full
                     x ^= x >> 13
+                    x = x >> 2
                     slot = int(x >> table_shift)
                     x = uint(entries[slot])
                     if x and uint(locks[slot]) == lock:
