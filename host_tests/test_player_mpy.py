@@ -302,3 +302,37 @@ def test_the_player_keeps_nothing_of_the_screen_that_asked_on_cpython():
         del screen
         gc.collect()
         assert alive() is None, empties
+
+
+NO_ROOM_FOR_A_FAST_PATH = """
+import player.engine as engine
+from othello.board import Board
+from player import think
+
+def no_room(*args):
+    raise MemoryError("memory allocation failed, allocating 19342 bytes")
+
+board = Board()
+while board.empties() > 12:
+    if board.empties() == 36:
+        midgame = board.copy()  # past the book
+    legal = board.legal_squares()
+    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+fast_solve = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
+fast_search = think(midgame, 8, node_limit=2000, time_limit_ms=10 ** 8, rng_seed=1)
+engine._fast_solver = engine._fast_midgame = no_room
+engine._engine[0] = None  # a new game: the engine imports its fast paths anew
+plain_search = think(midgame, 8, node_limit=2000, time_limit_ms=10 ** 8, rng_seed=1)
+plain_solve = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
+print(plain_solve.exact, plain_solve.score == fast_solve.score)
+print(plain_search.move_name() == fast_search.move_name(), plain_search.nodes == fast_search.nodes > 1000)
+"""
+
+
+def test_without_room_for_a_viper_fast_path_the_plain_one_plays():
+    """Each viper module's code needs one free block of about 20 KB; where a fragmented heap has none, the
+    engine plays on with the plain search and solver (the same moves, slower) instead of failing."""
+    import micropython_runner
+
+    lines = micropython_runner.run_unix(NO_ROOM_FOR_A_FAST_PATH).split("\n")
+    assert lines[:2] == ["True True", "True True"], lines

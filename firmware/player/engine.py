@@ -122,18 +122,28 @@ class Engine:
         self.midgame_search()
 
     def midgame_search(self):
-        """Give the searcher the viper midgame search where viper runs, letting the viper solver go."""
+        """Give the searcher the viper midgame search where viper runs, letting the viper solver go.
+
+        Where the heap has no room for its code, the plain search serves (and the next call tries again)."""
         if self.searcher.fast is None and self.kernel.name == "viper":
             self.fast_solver = None
             _let_go("player.endgame_viper")
-            self.searcher.fast = _fast_midgame(self.searcher)
+            try:
+                self.searcher.fast = _fast_midgame(self.searcher)
+            except MemoryError:  # its code needs one free block of ~20 KB: the plain search plays the same moves, slower
+                self.searcher.fast = None
 
     def solver(self):
-        """The viper endgame solver where viper runs (letting the viper midgame search go), else None."""
+        """The viper endgame solver where viper runs (letting the viper midgame search go), else None.
+
+        None also where the heap has no room for its code: the plain solver serves then."""
         if self.fast_solver is None and self.kernel.name == "viper":
             self.searcher.fast = None
             _let_go("player.search_viper")
-            self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
+            try:
+                self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
+            except MemoryError:  # as above: the plain solver solves, within the same deadline
+                self.fast_solver = None
         return self.fast_solver
 
     def book_for(self, board):
