@@ -40,7 +40,11 @@ def show_title(device):
     """The title on the screen at once: the player sees the game start while it gets ready. Returns when."""
     import othello
     from ui.gfx import title_picture
+    from ui.settings import CHOICES, CONTRAST_LEVELS
 
+    # The default setting's contrast, which the game then applies: the title does not brighten under the
+    # player's eyes when the game starts (the display's own power-up contrast is lower).
+    device.display.contrast(CONTRAST_LEVELS[CHOICES["contrast"][0] - 1])
     device.display.fb.fill(0)
     title_picture(device.display.fb, othello.VERSION)
     device.display.show()
