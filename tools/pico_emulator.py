@@ -4,7 +4,8 @@
     pico_emulator.py run SCRIPT.py [--lib FILE ...]  run a script through the raw REPL (as `mpremote run`),
                                                     with more modules in /lib
     pico_emulator.py bench                          tools/device_bench.py on the emulated Pico
-    pico_emulator.py boot [--board NAME] [--ms N]   power up into main.py: when each new picture appears
+    pico_emulator.py boot [--board NAME] [--ms N]   power up into main.py: when each new picture appears,
+                                                    when the menu is usable, a key's redraw
 
 The chip (tools/pico/chip.mjs, one Node process) runs the firmware and reports its pins and buses; this
 side wires it as a board config says with the simulator's models (tools/simulator/hardware.py: the
@@ -564,12 +565,16 @@ class EmulatedPico(SimulatedDevice):
 
 
 def boot(board, ms, out):
-    """Power up into main.py and print the emulated time at which each new picture appeared (10 ms steps)."""
+    """Power up into main.py and print the emulated time at which each new picture appeared (10 ms steps),
+    when the main menu was usable (on the glass, and the firmware read its buttons after drawing it), and
+    how long a key then takes to change the picture (down: the menu's highlight moves)."""
+    from simulator.reading import shows
+
     out.mkdir(parents=True, exist_ok=True)
     with EmulatedPico(board) as pico:
         pico.power_on()
-        last, count = None, 0
-        while pico.now < ms:
+        last, count, menu, usable = None, 0, None, None
+        while pico.now < ms and usable is None:
             pico.run_for(10)
             screen = pico.screen_text()
             if screen != last:
@@ -577,6 +582,22 @@ def boot(board, ms, out):
                 name = out / ("boot_%02d.png" % count)
                 pico.image(3).save(name)
                 print("%6d ms  %s" % (pico.now, name))
+                if menu is None and shows(pico.screen(), "Play computer"):
+                    menu = pico.now
+            if menu is not None and pico.buttons_read_ms is not None and pico.buttons_read_ms >= menu - 10:
+                usable = pico.now
+        if usable is None:
+            print("no usable main menu within %d ms" % ms)
+            print(pico.console, end="")
+            return 1
+        print("%6d ms  the main menu is usable: on the glass, and the buttons read after it" % usable)
+        pico.press("down")
+        pressed = pico.now
+        if not pico.run_until(lambda p: p.screen_text() != last, 2000, 1):
+            print("the down key changed nothing in 2 s")
+            return 1
+        print("%6d ms  from the down key to the menu's new picture" % (pico.now - pressed))
+        pico.release("down")
         print(pico.console, end="")
     return 0
 
