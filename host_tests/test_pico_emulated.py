@@ -11,6 +11,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from ui_harness import REFERENCE_IMAGES, check_reference
@@ -21,6 +23,8 @@ from othello.game import Game
 from simulator import SimulatedDevice
 from player.solver import solve
 from test_fastpath_endgame import make_cases as endgame_cases
+from simulator.reading import shows
+from simulator.terminal import NOTE as NOTE_TEXT
 from test_fastpath_search import device_cases
 
 MISSING = pico_emulator.available()
@@ -32,6 +36,8 @@ TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_twins.py"
 SEARCH_TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_search.py"
 ENDGAME_TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_endgame.py"
 SIM = REFERENCE_IMAGES.parent.parent / "tools" / "sim"
+TOUR = REFERENCE_IMAGES.parent.parent / "docs" / "screens" / "tour.sim"
+NOTE = NOTE_TEXT.encode()
 
 
 def simulator_screen(flash=None, wait_ms=6000):
@@ -179,12 +185,78 @@ def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():
         assert pico.run_script("print(open('/kept.txt').read())") == "written before the reset\n"
 
 
-def test_sim_pico_headless_writes_the_same_picture_as_the_simulator(tmp_path):
-    script = tmp_path / "menu.sim"
-    script.write_text("wait 3000\nshot menu.png\npress down\nwait 500\nshot down.png\n")
-    for name, extra in (("pico", ["--pico"]), ("cpython", [])):
-        done = subprocess.run([sys.executable, str(SIM), "--headless", str(script), "--out", str(tmp_path / name)] + extra,
-                              capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-    for shot in ("menu.png", "down.png"):
-        assert (tmp_path / "pico" / shot).read_bytes() == (tmp_path / "cpython" / shot).read_bytes(), shot
+def test_sim_pico_headless_takes_the_tours_screenshots_pixel_for_pixel(tmp_path):
+    # The tour's start (power-up, the title, the menus, a game against the computer to its first move):
+    # the same PNG files as the simulator wrote into docs/screens (test_sim_screens checks those). The
+    # whole tour takes the emulated Pico about half an hour; its result is in docs/SIMULATOR.md.
+    lines = TOUR.read_text().splitlines(keepends=True)
+    part = tmp_path / "tour_start.sim"
+    part.write_text("".join(lines[: lines.index("shot game_start.png\n") + 1]))
+    done = subprocess.run([sys.executable, str(SIM), "--pico", "--headless", str(part), "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    shots = [Path(line).name for line in done.stdout.split()]
+    assert shots == ["title.png", "main_menu.png", "play_computer.png", "game_start.png"]
+    differ = [name for name in shots if (tmp_path / name).read_bytes() != (TOUR.parent / name).read_bytes()]
+    assert not differ, differ
+
+
+def _typed_at_once(press):
+    """The keys of a player typing before the firmware is ready: A (leaves the title), down, A (Two
+    players), A (plays the first legal move: the disc's click on the buzzer). press(key name) types one."""
+    for key in ("a", "down", "a", "a"):
+        press(key)
+
+
+def test_window_on_the_emulated_pico_takes_keys_typed_during_start_up(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    from simulator.window import run_window
+
+    sim = pico_emulator.EmulatedPico(BOARD, realtime=True)
+    keys = {"a": pygame.K_RETURN, "down": pygame.K_DOWN}
+    heard = []
+    seen = []  # the panel's version when the window was last found done
+
+    def press(name):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=keys[name]))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=keys[name]))
+
+    def on_frame(frame):
+        if frame == 0:
+            _typed_at_once(press)
+        heard[:] = [freq for _, freq in sim.buzzer_log if freq]
+        done = bool(heard) and shows(sim.screen(), "P2 to move")
+        drawn = seen == [sim.panel.version]  # the last frame drew what the panel shows
+        seen[:] = [sim.panel.version] if done else []
+        return done and drawn
+
+    surface = run_window(sim, scale=1, fps=30, on_frame=on_frame, max_frames=30 * 1200)
+    assert shows(sim.screen(), "P2 to move"), "\n".join(sim.screen_text())
+    assert 1568 in heard  # the disc's click (ui/sounds.py PLACE), from the chip's PWM
+    assert pygame.image.tostring(surface, "RGB") == sim.image(1).tobytes()
+
+
+def test_terminal_on_the_emulated_pico_takes_keys_typed_during_start_up(tmp_path):
+    from test_sim_processes import Terminal
+
+    flash = tmp_path / "flash"
+    terminal = Terminal(["--pico", "--flash", str(flash)],
+                        env=dict(os.environ, POCKET_OTHELLO_SHARED=str(pico_emulator.SHARED_PICO.parent)))
+    try:
+        while b"\x1b[?1049h" not in terminal.screen and terminal.process.poll() is None:
+            terminal.read(0.1)  # the front end has the terminal (keys typed before it are the shell's)
+        _typed_at_once(lambda name: terminal.type({"a": b"z", "down": b"\x1b[B"}[name]))
+        deadline = time.monotonic() + 1200
+        while NOTE not in terminal.screen and time.monotonic() < deadline:  # the buzzer: the disc's click
+            terminal.read(1)
+        terminal.type(b"q")
+        status, stderr = terminal.finish(120)
+    finally:
+        terminal.close()
+    assert status == 0, stderr
+    assert NOTE in terminal.screen
+    kept = pico_emulator.files_of_image((flash / "pico_flash.bin").read_bytes()[pico_emulator.FS_OFFSET:])
+    game = json.loads(kept["/%s/game.json" % hw.STORAGE_ROOT])
+    assert game["players"] == [None, None] and len(game["game"]["moves"]) == 1  # two players, one move

@@ -118,6 +118,13 @@ class _FakeSim:
         self.log = []
         self.times = []
         self.clock = 0.0
+        self.reading = True  # whether the firmware reads its buttons (not while it starts)
+
+    def input_clock(self):
+        return self.clock
+
+    def reading_buttons(self):
+        return self.reading
 
     def press(self, name):
         self.log.append(("press", name))
@@ -157,6 +164,23 @@ def test_terminal_repeats_keep_the_button_down():
         sim.tick(keyboard, 0.6 + step * 0.03)
     assert sim.log == [("press", "left"), ("release", "left")]
     assert sim.times[1] - sim.times[0] >= 0.6
+
+
+def test_keys_typed_while_the_firmware_starts_wait_until_it_reads_the_buttons():
+    sim = _FakeSim(("down", "a"))
+    sim.reading = False
+    keyboard = _Keyboard(sim)
+    keyboard.keys(["a"], 0.0)
+    keyboard.keys(["down"], 0.1)
+    keyboard.keys(["down"], 0.2)
+    for step in range(150):  # 1.5 s of start-up: nothing reaches the pins
+        sim.tick(keyboard, 0.2 + step * 0.01)
+    assert sim.log == []
+    sim.reading = True
+    for step in range(100):
+        sim.tick(keyboard, 1.7 + step * 0.01)
+    assert sim.log == [("press", "a"), ("release", "a")] + [("press", "down"), ("release", "down")] * 2
+    assert min(b - a for a, b in zip(sim.times, sim.times[1:])) >= 0.05
 
 
 @pytest.fixture

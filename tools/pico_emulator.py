@@ -4,7 +4,8 @@
     pico_emulator.py run SCRIPT.py [--lib FILE ...]  run a script through the raw REPL (as `mpremote run`),
                                                     with more modules in /lib
     pico_emulator.py bench                          tools/device_bench.py on the emulated Pico
-    pico_emulator.py boot [--board NAME] [--ms N]   power up into main.py: when each new picture appears
+    pico_emulator.py boot [--board NAME] [--ms N]   power up into main.py: when each new picture appears,
+                                                    when the menu is usable, a key's redraw
 
 The chip (tools/pico/chip.mjs, one Node process) runs the firmware and reports its pins and buses; this
 side wires it as a board config says with the simulator's models (tools/simulator/hardware.py: the
@@ -62,6 +63,7 @@ FS_GEOMETRY = dict(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCK_COUNT, read_si
 FS_DISK_VERSION = 0x00020001  # littlefs 2.1, what MicroPython's lib/littlefs writes
 
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
+RUN_STEP_MS = 20  # real time: the chip runs in steps of this much emulated time
 
 
 class PicoError(Exception):
@@ -244,8 +246,11 @@ class EmulatedPico(SimulatedDevice):
         self._ns = 0
         self.state = "off"
         self.exit_status = None
+        self.ending = None  # why the emulator stopped, when it did on its own (halted)
         self.boots = 0
         self.resets = 0
+        self.buttons_read_ms = None  # emulated ms of the firmware's last read of its button pins
+        self._button_changed_ms = None
         self._console = []
         self._usb = bytearray()  # what the device wrote to USB, not yet read by the raw REPL
         self._usb_open = False
@@ -289,6 +294,8 @@ class EmulatedPico(SimulatedDevice):
         threading.Thread(target=self._read, args=(self._process, self._replies), daemon=True).start()
         self.state = "running"
         self.exit_status = None
+        self.ending = None
+        self.buttons_read_ms = None
         self.boots += 1
         for name in self.hardware.buttons:
             self._set_button(name, name in self._pressed)
@@ -370,6 +377,7 @@ class EmulatedPico(SimulatedDevice):
                 self._usb_open = True
             elif kind == "X":  # machine.reset(): the chip restarts, the board keeps its power
                 self.resets += 1
+                self.buttons_read_ms = None
                 self.hardware.levels.clear()
                 self._usb_open = False
             else:
@@ -386,8 +394,10 @@ class EmulatedPico(SimulatedDevice):
         except queue.Empty:
             raise PicoError("the emulated Pico did not answer in %d s" % self.timeout_s)
         if words[0] == "gone":
+            said = " ".join(words[1:])[-3000:]
             self.state = "halted"
-            raise PicoError("the emulator stopped:\n%s" % " ".join(words[1:])[-3000:])
+            self.ending = "the emulator stopped" + (":\n" + said if said.strip() else "")
+            raise PicoError(self.ending)
         if words[0] != kind:
             raise PicoError("the emulator answered %r, not %s" % (" ".join(words), kind))
         return words
@@ -401,8 +411,10 @@ class EmulatedPico(SimulatedDevice):
     def _advance(self, ms):
         target = self._ns - self._boot_ns + ms * 1000000
         self._send("run %d" % target)
-        self._ns = self._boot_ns + int(self._reply("T")[1])
+        reached, read = (int(word) for word in self._reply("T")[1:3])
+        self._ns = self._boot_ns + reached
         self.now = self._ns // 1000000
+        self.buttons_read_ms = None if read < 0 else (self._boot_ns + read) // 1000000
 
     def run_for(self, ms):
         """Let ms milliseconds of emulated time pass (the firmware runs; if the Pico is off, time just passes)."""
@@ -427,14 +439,37 @@ class EmulatedPico(SimulatedDevice):
         runner = threading.current_thread()
         try:
             while self._runner is runner and process.poll() is None:
-                self._advance(20)
-        except PicoError as error:
-            if self._process is process:
-                self._console.append("\n[emulator] %s\n" % error)
+                self._advance(RUN_STEP_MS)
+        except PicoError:
+            pass  # _reply() said why: the front end shows it (poll, failure)
+        if self._runner is runner:  # not stopped by power_off() or close(): the chip stopped by itself
+            self.ending = self.ending or "the emulator's process ended with status %s" % process.wait()
+            self.state = "halted"
+
+    def poll(self):
+        """Real time: the state ("halted" once the emulator stopped by itself; failure() says why)."""
+        return self.state
+
+    def input_clock(self):
+        return self.now / 1000
+
+    def reading_buttons(self):
+        """Whether a button change made now is read in turn: the firmware has read its buttons since the
+        last change (the buttons exist: hw.boot() made them; and the last change was seen).
+
+        From power-up until the game's loop polls (about 1.5 s, longer in wall time), and while it loads
+        a screen or redraws, the pins are not read: one change is latched by the pin's interrupt, but a
+        second would merge with it or come out in pin order. So the front ends and scripts make one
+        change per read (and each lasts at least the debounce time): every press counts, in order.
+        """
+        last = self.buttons_read_ms
+        # In real time the chip runs up to RUN_STEP_MS ahead of self.now: a change lands within that.
+        return last is not None and (self._button_changed_ms is None or last > self._button_changed_ms + RUN_STEP_MS)
 
     # --- buttons ---
 
     def _set_button(self, name, pressed):
+        self._button_changed_ms = self.now
         level = self.hardware.button_level(name, pressed)
         (self._pressed.add if pressed else self._pressed.discard)(name)
         self._send("in %d %s" % (self.hardware.buttons[name].pin, "-" if level is None else level))
@@ -530,12 +565,16 @@ class EmulatedPico(SimulatedDevice):
 
 
 def boot(board, ms, out):
-    """Power up into main.py and print the emulated time at which each new picture appeared (10 ms steps)."""
+    """Power up into main.py and print the emulated time at which each new picture appeared (10 ms steps),
+    when the main menu was usable (on the glass, and the firmware read its buttons after drawing it), and
+    how long a key then takes to change the picture (down: the menu's highlight moves)."""
+    from simulator.reading import shows
+
     out.mkdir(parents=True, exist_ok=True)
     with EmulatedPico(board) as pico:
         pico.power_on()
-        last, count = None, 0
-        while pico.now < ms:
+        last, count, menu, usable = None, 0, None, None
+        while pico.now < ms and usable is None:
             pico.run_for(10)
             screen = pico.screen_text()
             if screen != last:
@@ -543,6 +582,22 @@ def boot(board, ms, out):
                 name = out / ("boot_%02d.png" % count)
                 pico.image(3).save(name)
                 print("%6d ms  %s" % (pico.now, name))
+                if menu is None and shows(pico.screen(), "Play computer"):
+                    menu = pico.now
+            if menu is not None and pico.buttons_read_ms is not None and pico.buttons_read_ms >= menu - 10:
+                usable = pico.now
+        if usable is None:
+            print("no usable main menu within %d ms" % ms)
+            print(pico.console, end="")
+            return 1
+        print("%6d ms  the main menu is usable: on the glass, and the buttons read after it" % usable)
+        pico.press("down")
+        pressed = pico.now
+        if not pico.run_until(lambda p: p.screen_text() != last, 2000, 1):
+            print("the down key changed nothing in 2 s")
+            return 1
+        print("%6d ms  from the down key to the menu's new picture" % (pico.now - pressed))
+        pico.release("down")
         print(pico.console, end="")
     return 0
 

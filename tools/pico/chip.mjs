@@ -8,7 +8,8 @@
 // since the first power-up (what time.ticks_us reads on the device, times 1000).
 //
 // Commands                      Events
-//   run NS     run until NS       T NS             the run reached NS
+//   run NS     run until NS       T NS READ        the run reached NS; READ: when the firmware last
+//                                                  read the GPIO inputs (its buttons), -1 if never
 //   usb HEX    bytes to USB CDC   C                the USB serial port is open
 //   in G 0|1|- drive GPIO G       U HEX            bytes the device wrote to USB CDC
 //              (- = let go: the   I NS BUS ADDR HEX one I2C write, START to STOP, to an address that acked
@@ -33,6 +34,7 @@ const { Simulator, USBCDC, ConsoleLogger, LogLevel } = await import(
 const FLASH_BASE = 0x10000000;
 const CYCLE_NANOS = 1e9 / 125e6;
 const FUNCTION_PWM = 4;
+const SIO_GPIO_IN = 0x004;
 
 function parseArguments(argv) {
   const options = { flash: null, i2c: [], watch: [], pwm: null };
@@ -78,6 +80,7 @@ const driven = new Map(); // gpio -> true/false/null (null: the pad's pull decid
 let usbQueue = [];
 let spiPending = null; // [bus, time, bytes]
 let lastPwm = '';
+let lastInputRead = -1; // emulated ns of the last read of SIO GPIO_IN: Pin.value() on an input
 
 const now = () => timeBase + Math.round(simulator.clock.nanos);
 
@@ -138,6 +141,11 @@ function build() {
     });
   }
   for (const [gpio, level] of driven) if (level !== null) mcu.gpio[gpio].setInputValue(level);
+  const readSio = mcu.sio.readUint32.bind(mcu.sio);
+  mcu.sio.readUint32 = (offset) => {
+    if (offset === SIO_GPIO_IN) lastInputRead = now();
+    return readSio(offset);
+  };
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onDeviceConnected = () => emit('C');
   cdc.onSerialData = (value) => { if (value.length) emit(`U ${hex(value)}`); };
@@ -150,6 +158,7 @@ let resetPending = false;
 function reset() {
   flushSpi();
   timeBase = now();
+  lastInputRead = -1; // the restarted firmware has not read its buttons yet
   flash.set(mcu.flash.subarray(0, flash.length)); // rp2040js's flash array is 16 MB: the Pico's is 2
   build();
 }
@@ -205,7 +214,7 @@ function batch() {
   }
   if (resetPending) { resetPending = false; emit(`X ${now()}`); reset(); }
   hostSide();
-  if (now() >= runTarget) { emit(`T ${now()}`); runTarget = null; send(); return; }
+  if (now() >= runTarget) { emit(`T ${now()} ${lastInputRead}`); runTarget = null; send(); return; }
   send();
   setImmediate(batch);
 }

@@ -5,7 +5,11 @@ than the buttons' debounce (25 ms, firmware/hw/buttons.py) or two taps
 closer than that would merge or vanish. So the front ends queue the level
 changes they want, and each change waits until the previous one has lasted
 long enough to be read: a press at least PRESS_MS, a release at least
-GAP_MS. Ten taps a second, faster than anyone taps, all come through.
+GAP_MS, on the clock the firmware reads (an emulated Pico runs slower than
+the wall clock). Ten taps a second, faster than anyone taps, all come through.
+Keys pressed while the firmware starts (it reads no buttons until its main
+loop runs) wait in the queue until it does: a player who types at once
+sees every press take effect.
 """
 
 PRESS_MS = 50
@@ -20,7 +24,7 @@ class PressQueue:
         self.buttons = set(sim.hardware.buttons)
         self.steps = []  # [name, pressed, ms the new level lasts at least, not before (s)]
         self.down = set()
-        self.ready_at = 0.0  # when the last change has lasted long enough for the next
+        self.ready_at = 0.0  # when the last change has lasted long enough for the next (sim.input_clock())
 
     def change(self, name, pressed, lasting_ms=None):
         """Queue a press (kept at least lasting_ms, PRESS_MS by default) or a release of a button the board has."""
@@ -45,8 +49,11 @@ class PressQueue:
         return False
 
     def tick(self, now):
-        """Make every change that is due at `now` (monotonic seconds)."""
-        while self.steps and now >= self.ready_at and now >= self.steps[0][3]:
+        """Make every change that is due at `now` (monotonic seconds) and that the firmware can read now."""
+        while self.steps and now >= self.steps[0][3] and self.sim.reading_buttons():
+            clock = self.sim.input_clock()
+            if clock < self.ready_at:
+                break
             name, pressed, lasting_ms, _ = self.steps.pop(0)
             if pressed == (name in self.down):
                 continue
@@ -56,4 +63,4 @@ class PressQueue:
             else:
                 self.sim.release(name)
                 self.down.discard(name)
-            self.ready_at = now + lasting_ms / 1000
+            self.ready_at = clock + lasting_ms / 1000

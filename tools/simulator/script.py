@@ -3,9 +3,12 @@
 One command per line; '#' starts a comment:
     wait MS                 let MS milliseconds pass
     until "TEXT" [MS]       let time pass until TEXT is on the screen (at most MS, default 60000)
-    settle [MS]             let time pass until the screen has not changed for MS (default 200):
-                            animations over
-    press NAME [COUNT]      tap the button COUNT times (80 ms down, 120 ms up)
+    settle [MS]             let time pass until the screen shows something and has not changed for
+                            MS (default 200): animations over (a panel still dark after power-up
+                            has not settled: the device is starting)
+    press NAME [COUNT]      tap the button COUNT times (80 ms down, 120 ms up; each change waits
+                            until the firmware reads its buttons: at once on the simulator, after
+                            a screen's loading on an emulated Pico)
     hold NAME MS            keep it down MS milliseconds, then release (and wait 120 ms)
     down NAME | up NAME     press / release it, no time passing
     shot FILE.png           screenshot of the panel
@@ -99,6 +102,8 @@ def run(sim, text, out_dir):
             quiet = args[0] if args else SETTLE_MS
             if not _settle(sim, quiet):
                 _check_running(sim, number)
+                if not any(map(any, sim.screen())):
+                    raise ScriptError("line %d: the screen stayed dark for %d ms" % (number, UNTIL_MS))
                 raise ScriptError("line %d: the screen kept changing for %d ms" % (number, UNTIL_MS))
         elif name == "press":
             for _ in range(args[1] if len(args) > 1 else 1):
@@ -106,8 +111,10 @@ def run(sim, text, out_dir):
         elif name == "hold":
             sim.tap(args[0], args[1], GAP_MS)
         elif name == "down":
+            sim.until_reading_buttons()
             sim.press(args[0])
         elif name == "up":
+            sim.until_reading_buttons()
             sim.release(args[0])
         elif name == "shot":
             path = out_dir / args[0]
@@ -147,13 +154,13 @@ def _run_until_shown(sim, text, timeout_ms):
 
 
 def _settle(sim, quiet_ms):
-    """Run until the glass has stayed the same for quiet_ms; False if it kept changing for UNTIL_MS."""
+    """Run until the glass has shown the same lit picture for quiet_ms; False if it did not in UNTIL_MS."""
     last = [sim.screen(), sim.now]  # the picture, and since when
 
     def still(sim):
         picture = sim.screen()
         if picture != last[0]:
             last[:] = [picture, sim.now]
-        return sim.now - last[1] >= quiet_ms
+        return sim.now - last[1] >= quiet_ms and any(map(any, picture))
 
     return sim.run_until(still, UNTIL_MS, STEP_MS)

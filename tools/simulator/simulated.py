@@ -402,10 +402,26 @@ class SimulatedDevice:
         (self._pressed.add if pressed else self._pressed.discard)(name)
         self._send("L %d %s" % (self.hardware.buttons[name].pin, "-" if level is None else level))
 
+    def input_clock(self):
+        """Seconds on the clock the firmware reads its buttons by: the front ends pace their presses by it."""
+        return time.monotonic() if self.realtime else self.now / 1000
+
+    def reading_buttons(self):
+        """Whether a press made now is read by the firmware (here, from power-up: its start is quick)."""
+        return self.state == "running"
+
+    def until_reading_buttons(self, timeout_ms=60000):
+        """Let time pass until a button change made now is read in turn (reading_buttons()): at once here,
+        where the firmware computes in no virtual time; on an emulated Pico, once its loop polls again.
+        False if timeout_ms pass first."""
+        return self.run_until(lambda sim: sim.state != "running" or sim.reading_buttons(), timeout_ms)
+
     def tap(self, name, hold_ms=80, after_ms=120):
-        """Press, hold for hold_ms, release, then let after_ms pass."""
+        """Press, hold for hold_ms, release, then let after_ms pass (each change once the firmware reads it)."""
+        self.until_reading_buttons()
         self.press(name)
         self.run_for(hold_ms)
+        self.until_reading_buttons()
         self.release(name)
         self.run_for(after_ms)
 
