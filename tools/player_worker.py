@@ -13,9 +13,13 @@ One request a line on stdin, one answer a line on stdout:
 
 The move is searched as the level searches on the device, without a deadline: the level's own node
 budgets unless replaced. A midgame budget replaces the level's as a device budget does (after a solve
-that does not finish the search gets 30% of it). A solver budget stands for the device's solve deadline:
-the viper solver may search that many nodes in all for the move (its win/loss/draw and margin solves
-together), the plain solver (CPython) gets it as its budget. End of input ends the worker.
+that does not finish the search gets 30% of it). A solver budget replaces the level's solve_nodes. A
+firmware whose engine gives its solvers their budgets itself (this tree: the viper solver stops at it
+exactly, the plain solver on CPython gets PLAIN_SOLVE_PERCENT of it) needs nothing more. Older ones, such
+as d2c6081, hold the viper solver in `engine.fast_solver` from the start and limit it on the device by
+the deadline alone: there BudgetedSolver stands for that deadline, and the viper solver may search that
+many nodes in all for the move (its win/loss/draw and margin solves together); their plain solver
+(CPython) takes solve_nodes as its budget. End of input ends the worker.
 """
 
 import sys
@@ -104,7 +108,9 @@ def answer(words, engine, fast):
 def main():
     engine = engine_for(Variant())
     fast = None
-    if engine.fast_solver is not None:
+    # A viper solver held from the start is an older firmware's, without node budgets of its own (an engine
+    # that budgets its solves makes its solver when it first solves: engine.solver()).
+    if getattr(engine, "fast_solver", None) is not None:
         fast = engine.fast_solver = BudgetedSolver(engine.fast_solver)
     while True:
         line = sys.stdin.readline()

@@ -15,10 +15,13 @@ stood for by node budgets, so a match replays the same games on any machine.
   the device. d2c6081's top level reached about 2,300 of its 3,500-node budget in its 2.5 s on the
   emulated Pico (716-990 nodes/s measured, the deadline ending every search at 65-80% of the budget:
   docs/DEVICE_SPEED.md), hence the default.
-- The endgame: each side solves from its level's empties as its own firmware does; on the device the
-  viper solver has no node budget of its own, only 70% of the level's time (player.engine.SOLVE_SHARE).
-  Here each side's solver gets the nodes that time buys at the viper solver's rate on the emulated Pico
-  (VIPER_SOLVER_NODES_PER_S) in all for a move: level 8, 1.75 s, 44,625 nodes. --solver-nodes and
+- The endgame: each side solves from its level's empties as its own firmware does. This tree's solver
+  has its level's own node budget (solve_nodes in firmware/player/levels.py: level 8, 35,000 viper solver
+  nodes, which fit in 70% of its time on the Pico; the plain solver on CPython gets PLAIN_SOLVE_PERCENT of
+  it) and clears its table before each solve, as on the device. The revision's viper solver had no node
+  budget on the device, only 70% of the level's time (player.engine.SOLVE_SHARE), and kept its table from
+  one solve to the next: it gets the nodes that time buys at that solver's rate on the emulated Pico
+  (REV_SOLVER_NODES_PER_S) in all for a move: level 8, 1.75 s, 44,625 nodes. --solver-nodes and
   --rev-solver-nodes replace them (0: no cap beyond what the firmware itself sets). A solve that does not
   finish leaves the move to the midgame search with 30% of its budget, as the device's deadline does.
 - Openings: the balanced ones of tools/match_openings.txt in the order `othello match --seed S` plays
@@ -53,9 +56,9 @@ from player.levels import LEVELS  # noqa: E402
 from player_process import PlayerProcess, WorkerError  # noqa: E402
 
 EXPORTS = REPO / "build" / "versus"
-# The viper solver's rate on the emulated Pico: 25,492 nodes/s on eight 14-empty positions from play,
-# 26,805 on 12 empties (tools/device_endgame.py, docs/DEVICE_SPEED.md), at d2c6081 and since.
-VIPER_SOLVER_NODES_PER_S = 25500
+# d2c6081's viper solver on the emulated Pico: 25,492 nodes/s on eight 14-empty positions from play,
+# 26,805 on 12 empties (tools/device_endgame.py, docs/DEVICE_SPEED.md).
+REV_SOLVER_NODES_PER_S = 25500
 # d2c6081's top level on the emulated Pico: 716-990 midgame nodes/s, so about 2,300 nodes in 2.5 s.
 REV_TOP_LEVEL_NODES = 2300
 PROGRESS_S = 30.0  # a line on stderr at least this often while games run
@@ -66,9 +69,9 @@ class VersusError(Exception):
     """A clear reason the match cannot be played."""
 
 
-def device_solver_nodes(level):
-    """The viper solver's nodes in the time a level gives its solve on the device."""
-    return level.time_ms * SOLVE_SHARE // 100 * VIPER_SOLVER_NODES_PER_S // 1000
+def rev_solver_nodes(level):
+    """The revision's viper solver nodes in the time `level` gives its solve on the device."""
+    return level.time_ms * SOLVE_SHARE // 100 * REV_SOLVER_NODES_PER_S // 1000
 
 
 def export(revision):
@@ -142,7 +145,7 @@ class Side:
         counts = self.counts
         return ("%s: level %d, %d midgame nodes, solver %s; %d moves: %d book, %d forced, %d searched "
                 "(%d nodes on average), %d solves: %d exact, %d win/draw proven, %d not finished" % (
-                    self.name, self.level, self.nodes, "no cap" if self.solver_nodes is None else
+                    self.name, self.level, self.nodes, "no cap beyond the firmware's" if self.solver_nodes is None else
                     "%d nodes a move" % self.solver_nodes, counts["moves"], counts["book"], counts["forced"],
                     counts["searched"], self.midgame_nodes // max(1, counts["searched"]), counts["solves"],
                     counts["solved"], counts["proven"], counts["unsolved"]))
@@ -186,9 +189,9 @@ def run(args):
     rev_firmware, commit = export(args.revision)
     rev_level = args.rev_level or args.level
     ours = Side("this tree", REPO / "firmware", args.level, args.nodes or level.nodes,
-                device_solver_nodes(level) if args.solver_nodes is None else args.solver_nodes)
+                level.solve_nodes if args.solver_nodes is None else args.solver_nodes)
     theirs = Side(commit[:7], rev_firmware, rev_level, args.rev_nodes,
-                  device_solver_nodes(LEVELS[rev_level - 1]) if args.rev_solver_nodes is None
+                  rev_solver_nodes(LEVELS[rev_level - 1]) if args.rev_solver_nodes is None
                   else args.rev_solver_nodes)
     sides = (ours, theirs)
     starts = openings(Variant(), (args.games + 1) // 2, args.seed)
@@ -280,13 +283,15 @@ def main(argv=None):
     parser.add_argument("--nodes", type=COUNT, metavar="N", help="this tree's midgame node budget "
                         "(default: its level's, %d at level %d)" % (LEVELS[-1].nodes, len(LEVELS)))
     parser.add_argument("--solver-nodes", type=whole_number(0), metavar="N", help="this tree's solver nodes a move "
-                        "(default: its level's solve time at %d nodes/s; 0: no cap)" % VIPER_SOLVER_NODES_PER_S)
+                        "(default: its level's, %d at level %d; 0: the level's own)" % (LEVELS[-1].solve_nodes,
+                                                                                     len(LEVELS)))
     parser.add_argument("--rev-level", type=LEVEL, metavar="L", help="the revision's level (default: --level)")
     parser.add_argument("--rev-nodes", type=COUNT, default=REV_TOP_LEVEL_NODES, metavar="N",
                         help="the revision's midgame node budget (default %d: what d2c6081's top level reached "
                         "on the Pico)" % REV_TOP_LEVEL_NODES)
-    parser.add_argument("--rev-solver-nodes", type=whole_number(0), metavar="N", help="the revision's solver nodes a move "
-                        "(default: its level's solve time at %d nodes/s; 0: no cap)" % VIPER_SOLVER_NODES_PER_S)
+    parser.add_argument("--rev-solver-nodes", type=whole_number(0), metavar="N", help="the revision's solver nodes a "
+                        "move (default: its level's solve time at %d nodes/s, that solver's rate on the Pico; 0: no "
+                        "cap)" % REV_SOLVER_NODES_PER_S)
     parser.add_argument("--seed", type=whole_number(0), default=1, metavar="S", help="seed of the openings' order and "
                         "the levels' choices (default 1)")
     parser.add_argument("--jobs", type=COUNT, default=2, metavar="N", help="games at a time (default 2)")
