@@ -46,8 +46,9 @@ def self_play(seed):
 
 
 def exact_score(solver, board):
-    """The exact score for the side to move on `board`, solved from an empty table: the viper solver's
-    entries from another position have misled it (about 1 solve in 1,000 here, 2026-11-25)."""
+    """The exact score for the side to move on `board`, solved from an empty table, so each score is
+    solved on its own (before f2812ca folded the table's hash, another position's entries misled the
+    viper solver about 1 solve in 1,000 here)."""
     solver.clear_table()
     return solver.solve(board.player_discs(), board.opponent_discs())[0]
 
