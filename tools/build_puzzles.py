@@ -18,11 +18,12 @@ move there is solved exactly. A position is a puzzle when
 - it is not decided by a landslide: the mover does not win by more than
   LANDSLIDE discs whatever it plays, nor lose by more whatever it plays.
 Every score a chosen puzzle stores is then proved on the host by the plain
-solver under CPython (player.solve, a window just around it): the viper
-solver has been found to give a wrong exact score now and then (2026-11-25,
-e.g. 26 for a position whose score is 22, with a 2**16-entry table). A
-score it does not prove is solved again in full, and the puzzle is kept
-only if its claims still hold. The same seed builds the same file, whatever
+solver under CPython (player.solve, a window just around it), a second
+solver's word on each: the viper solver once gave a wrong exact score now
+and then (26 for a position whose score is 22, with a 2**16-entry table,
+until f2812ca folded its table's hash). A score the plain solver does not
+prove is solved again in full, and the puzzle is kept only if its claims
+still hold. The same seed builds the same file, whatever
 the number of jobs.
 """
 

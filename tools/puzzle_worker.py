@@ -22,7 +22,6 @@ solver. `game <seed>` closes each game.
 
 from othello.game import Game
 from player import think
-from player.endgame_viper import ViperSolver
 from player.engine import MAX_TIME_MS, Random
 
 
@@ -47,8 +46,9 @@ def self_play(seed):
 
 
 def exact_score(solver, board):
-    """The exact score for the side to move on `board`, solved from an empty table: the viper solver's
-    entries from another position have misled it (about 1 solve in 1,000 here, 2026-11-25)."""
+    """The exact score for the side to move on `board`, solved from an empty table, so each score is
+    solved on its own (before f2812ca folded the table's hash, another position's entries misled the
+    viper solver about 1 solve in 1,000 here)."""
     solver.clear_table()
     return solver.solve(board.player_discs(), board.opponent_discs())[0]
 
@@ -76,8 +76,14 @@ def puzzle_scores(solver, board, most_moves):
     return scores
 
 
-def candidates(solver, seed, wanted):
+def candidates(seed, wanted):
     positions = self_play(seed)
+    # Imported after the game: the player lets the solver's module go when it swaps in the midgame search
+    # (othello.compat.release_module empties its namespace), and a solver kept from before would find its
+    # module's functions gone.
+    from player.endgame_viper import ViperSolver
+
+    solver = ViperSolver(Game().board.geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS)
     for difficulty in wanted:
         rng = Random(seed * 7 + 1 + 1000003 * difficulty)  # a difficulty's order whatever else is wanted
         fewest, most = EMPTIES_TAKEN[difficulty]
@@ -98,9 +104,8 @@ def candidates(solver, seed, wanted):
 
 
 def main():
-    solver = ViperSolver(Game().board.geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS)
     for seed, wanted in JOBS:
-        candidates(solver, seed, wanted)
+        candidates(seed, wanted)
 
 
 main()
