@@ -166,6 +166,16 @@ def test_terminal_repeats_keep_the_button_down():
     assert sim.times[1] - sim.times[0] >= 0.6
 
 
+def test_a_key_again_after_another_key_is_a_tap_not_a_repeat():
+    sim = _FakeSim(("down", "a"))
+    keyboard = _Keyboard(sim)
+    for step, key in enumerate(("a", "down", "a")):  # quick typing, each key in a read of its own
+        keyboard.keys([key], step * 0.01)
+    for step in range(100):
+        sim.tick(keyboard, 0.02 + step * 0.01)
+    assert sim.log == [("press", "a"), ("release", "a"), ("press", "down"), ("release", "down"), ("press", "a"), ("release", "a")]
+
+
 def test_keys_typed_while_the_firmware_starts_wait_until_it_reads_the_buttons():
     sim = _FakeSim(("down", "a"))
     sim.reading = False

@@ -6,8 +6,9 @@ M = menu (a long press of A on boards without a menu button), Q or Ctrl-C
 the start of the status line while it sounds: a terminal bell for every
 click would be noise. A terminal reports key presses but no releases, so
 each key press is one tap of the button (presses.py queues them, so quick
-taps all count); the same key again within REPEAT_GAP_S is the terminal
-repeating a held key, and keeps the button down instead.
+taps all count); the same key again within REPEAT_GAP_S, with no other key
+between, is the terminal repeating a held key, and keeps the button down
+instead.
 """
 
 import os
@@ -76,11 +77,12 @@ class _Keyboard:
     def __init__(self, sim):
         self.queue = PressQueue(sim)
         self.buttons = self.queue.buttons
-        self.arrived = {}  # key -> when it last came
+        self.last = (None, 0.0)  # the last key that came, and when
 
     def keys(self, names, now):
         """The keys of one read from the terminal, at `now` (s). Keys that came together were typed or
-        pasted together: each is a tap. A key that comes alone, soon after the same key, is a repeat."""
+        pasted together: each is a tap. A key that comes alone, soon after the same key with no other key
+        between, is a repeat (a terminal repeats only the key held last)."""
         seen = set()
         for key in names:
             if key == "menu" and "menu" not in self.buttons:
@@ -89,9 +91,8 @@ class _Keyboard:
                 name, hold = key, PRESS_MS
             if name not in self.buttons:
                 continue
-            last = self.arrived.get(key)
-            self.arrived[key] = now
-            repeat = key not in seen and last is not None and now - last < REPEAT_GAP_S
+            repeat = key not in seen and self.last[0] == key and now - self.last[1] < REPEAT_GAP_S
+            self.last = (key, now)
             seen.add(key)
             if not (repeat and self.queue.hold_on(name, now + REPEAT_HOLD_S)):
                 self.queue.tap(name, hold)
