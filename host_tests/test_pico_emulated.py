@@ -251,14 +251,20 @@ def test_terminal_on_the_emulated_pico_takes_keys_typed_during_start_up(tmp_path
         _typed_at_once(lambda name: typed.append({"a": b"z", "down": b"\x1b[B"}[name]))
         terminal.type(b"".join(typed))
         deadline = time.monotonic() + 300  # 6 s on an idle machine
-        while NOTE not in terminal.screen and time.monotonic() < deadline:  # the buzzer: the disc's click
-            terminal.read(1)
+
+        def moved():  # the disc's click on the buzzer, and the game saved: the screen after the save says whose turn
+            panel = terminal.panel()
+            return NOTE in terminal.screen and panel is not None and shows(panel, "P2 to move")
+
+        while not moved() and time.monotonic() < deadline:
+            terminal.read(0.5)
         terminal.type(b"q")
         status, stderr = terminal.finish(120)
     finally:
         terminal.close()
     assert status == 0, stderr
     assert NOTE in terminal.screen
+    assert shows(terminal.panel(), "P2 to move")
     kept = pico_emulator.files_of_image((flash / "pico_flash.bin").read_bytes()[pico_emulator.FS_OFFSET:])
     game = json.loads(kept["/%s/game.json" % hw.STORAGE_ROOT])
     assert game["players"] == [None, None] and len(game["game"]["moves"]) == 1  # two players, one move

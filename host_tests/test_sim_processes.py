@@ -4,6 +4,7 @@
 import fcntl
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -15,7 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from simulator.render import half_blocks
+
 REPO = Path(__file__).resolve().parent.parent
+PAIRS = ((0, 0), (1, 0), (0, 1), (1, 1))
+GLYPHS = dict(zip(half_blocks([[top for top, _ in PAIRS], [bottom for _, bottom in PAIRS]])[0], PAIRS))  # glyph: (top, bottom)
 SIM = [sys.executable, str(REPO / "tools" / "sim")]
 
 COUNTER = """
@@ -80,6 +85,22 @@ class Terminal:
         while "\u2588".encode() not in self.screen and time.monotonic() < end:
             self.read(0.1)
         self.read(0.3)
+
+    def panel(self):
+        """The last frame drawn, as rows of 0/1 pixels (the half blocks read back), or None before one."""
+        start = self.screen.rfind(b"\x1b[H")
+        if start < 0:
+            return None
+        lines = self.screen[start + 3 :].decode(errors="replace").split("\r\n")[:-1]
+        text = [re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", line).rstrip("\r") for line in lines]  # the pty's \r\n is \r\r\n
+        if len(text) < 32 or any(len(line) != 128 for line in text[:32]):
+            return None  # a frame still being written
+        rows = []
+        for line in text[:32]:
+            pairs = [GLYPHS[glyph] for glyph in line]
+            rows.append([top for top, _ in pairs])
+            rows.append([bottom for _, bottom in pairs])
+        return rows
 
     def type(self, data):
         os.write(self.master, data)
