@@ -226,6 +226,9 @@ def test_small_run_labels_resumes_and_reproduces(tmp_path, capsys):
     for i in exact[:6]:
         board = Board.from_position(position_text(int(train["player"][i]), int(train["opponent"][i])))
         assert solve(board)[0] == train["score"][i]
+    # from the exact empties on the game is played perfectly: its result is every exact position's label
+    assert (train["result"][exact] == train["score"][exact]).all()
+    assert (np.abs(train["result"]) <= 64).all() and len(set(train["result"].tolist())) > 1
     # no position twice, even as a symmetric image; none shared between the two sets
     keys = set(zip(*(a.tolist() for a in boards.canonical(train["player"], train["opponent"]))))
     test_keys = set(zip(*(a.tolist() for a in boards.canonical(test["player"], test["opponent"]))))
@@ -282,10 +285,10 @@ def test_other_settings_do_not_mix_with_the_data(tmp_path, capsys):
 def test_damaged_chunk_is_named(tmp_path, capsys):
     out = tmp_path / "data"
     (out / "chunks").mkdir(parents=True)
-    (out / "chunks" / "chunk-00000.txt").write_text("1 2 50 search 12\nrubbish\n")
+    (out / "chunks" / "chunk-00000.txt").write_text("1 2 50 search 12 -4\nrubbish\n")
     (out / "chunks" / "chunk-00001.txt").write_text("")
     settings = dict(games=2, seed=1, exact_empties=10, search_nodes=300, chunk_games=1, epsilon=training_data.EPSILON,
-                    test_percent=5)
+                    test_percent=5, format=training_data.CHUNK_FORMAT)
     (out / training_data.SETTINGS_FILE).write_text(json.dumps(settings))
     assert training_data.main(SMALL + ["--out", str(out)]) == 1
     assert "chunk-00000.txt line 2 is damaged ('rubbish')" in capsys.readouterr().err
@@ -295,8 +298,8 @@ def test_merge_keeps_exact_labels_and_drops_symmetric_twins(tmp_path):
     player, opponent, _ = random_positions(30, 6)
     mirrored = boards.mirror_horizontal(player), boards.mirror_horizontal(opponent)
     (tmp_path / "chunks").mkdir()
-    lines = ["%x %x 30 search %d\n" % (int(p), int(o), 16 * i) for i, (p, o) in enumerate(zip(player, opponent))]
-    lines += ["%x %x 30 exact %d\n" % (int(p), int(o), -i) for i, (p, o) in enumerate(zip(*mirrored))]
+    lines = ["%x %x 30 search %d 2\n" % (int(p), int(o), 16 * i) for i, (p, o) in enumerate(zip(player, opponent))]
+    lines += ["%x %x 30 exact %d 2\n" % (int(p), int(o), -i) for i, (p, o) in enumerate(zip(*mirrored))]
     (tmp_path / "chunks" / "chunk-00000.txt").write_text("".join(lines))
     distinct = len(set(zip(*(a.tolist() for a in boards.canonical(player, opponent)))))  # random games may meet
     summary = training_data.merge(tmp_path, 50)

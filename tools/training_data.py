@@ -11,10 +11,13 @@ What it does (docs/PLAYER.md, "Training"):
    start plus 4-12 random plies. Then the player itself plays on
    MicroPython's unix port (tools/training_worker.py): its own midgame search
    (viper kernel, shipped evaluation, --search-nodes a move) or, from
-   --exact-empties down, the exact viper solver; 8% of the moves are random.
+   --exact-empties down, the exact viper solver; 8% of the moves before it
+   are random, after it the game is played out perfectly.
 2. Labels. Every position is labelled by the search that chose its move:
    exact (the solver's WOF score) from --exact-empties down, else the deep
-   search's score, both in discs from the side to move's view.
+   search's score (the viper midgame search, player/search_viper.py), both in
+   discs from the side to move's view; and by the game's final result from
+   the same view (the fit may weigh the two).
 3. Chunks. The games are cut into chunks of --chunk-games; each finished
    chunk is written to OUT/chunks/ at once (a temporary file renamed), so an
    interrupted run (Ctrl-C, a crash, a reboot) goes on where it stopped when
@@ -59,6 +62,7 @@ START = "-" * 27 + "OX------XO" + "-" * 27 + " X"
 DEFAULT_OUT = REPO / "build" / "training"
 SETTINGS_FILE = "settings.json"
 CHUNK_NAME = "chunk-%05d.txt"
+CHUNK_FORMAT = 2  # a position line: player, opponent, empties, kind, score, the game's result (1: without it)
 WORKER_HEAP = "64M"
 EPSILON = 8  # percent of random moves after the opening
 SEARCH_MAX_DEPTH = 14
@@ -262,13 +266,15 @@ def generate(out, settings, jobs):
 
 
 def read_chunks(out):
-    """Arrays player, opponent, empties, score (discs), exact of every chunk, in chunk order."""
-    players, opponents, empties, scores, exact = [], [], [], [], []
+    """Arrays player, opponent, empties, score (discs), exact, result (the game's end, discs) of every chunk,
+    in chunk order."""
+    players, opponents, empties, scores, exact, results = [], [], [], [], [], []
     for path in sorted((out / "chunks").glob("chunk-*.txt")):
         for number, line in enumerate(path.read_text().splitlines(), 1):
             try:
-                p, o, e, kind, score = line.split()
+                p, o, e, kind, score, final = line.split()
                 value = int(score)
+                results.append(int(final))
                 players.append(int(p, 16))
                 opponents.append(int(o, 16))
                 empties.append(int(e))
@@ -280,12 +286,13 @@ def read_chunks(out):
                 raise DataError("%s line %d is damaged (%r): delete that chunk file and run again to remake it"
                                 % (path, number, line[:80]))
     return (np.array(players, dtype=np.uint64), np.array(opponents, dtype=np.uint64),
-            np.array(empties, dtype=np.int8), np.array(scores, dtype=np.float32), np.array(exact, dtype=bool))
+            np.array(empties, dtype=np.int8), np.array(scores, dtype=np.float32), np.array(exact, dtype=bool),
+            np.array(results, dtype=np.int8))
 
 
 def merge(out, test_percent):
     """Deduplicate under symmetry and split into train.npz and test.npz; returns a summary dict."""
-    player, opponent, empties, score, exact = read_chunks(out)
+    player, opponent, empties, score, exact, result = read_chunks(out)
     if not len(player):
         raise DataError("no positions in %s/chunks" % out)
     cp, co = training_boards.canonical(player, opponent)
@@ -297,7 +304,7 @@ def merge(out, test_percent):
     test = held_out(cp[keep], co[keep], test_percent)
     for name, rows in (("train", keep[~test]), ("test", keep[test])):
         np.savez_compressed(out / (name + ".npz"), player=player[rows], opponent=opponent[rows],
-                            empties=empties[rows], score=score[rows], exact=exact[rows])
+                            empties=empties[rows], score=score[rows], exact=exact[rows], result=result[rows])
     return {"positions": int(len(player)), "unique": int(len(keep)), "train": int((~test).sum()),
             "test": int(test.sum()), "exact": int(exact[keep].sum())}
 
@@ -319,10 +326,10 @@ def main(argv=None):
                                      "docs/PLAYER.md, 'Training', has its time.")
     parser.add_argument("--games", type=whole_number(1), default=200, help="self-play games (default 200)")
     parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the openings and random moves")
-    parser.add_argument("--exact-empties", type=whole_number(0, 24, "the solver is made for 24 at most"), default=20,
-                        help="solve exactly from this many empty squares down (default 20; each more costs ~3x)")
-    parser.add_argument("--search-nodes", type=whole_number(1), default=20000,
-                        help="node budget of the search at every other position (default 20000)")
+    parser.add_argument("--exact-empties", type=whole_number(0, 24, "the solver is made for 24 at most"), default=18,
+                        help="solve exactly from this many empty squares down (default 18; each more costs ~3x)")
+    parser.add_argument("--search-nodes", type=whole_number(1), default=40000,
+                        help="node budget of the search at every other position (default 40000)")
     parser.add_argument("--chunk-games", type=whole_number(1), default=20, help="games per chunk file (default 20)")
     parser.add_argument("--test-percent", type=whole_number(1, 50), default=5, help="held-out share (default 5%%)")
     parser.add_argument("--jobs", type=JOBS, default=os.cpu_count() or 1,
@@ -332,6 +339,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     settings = {"games": args.games, "seed": args.seed, "exact_empties": args.exact_empties,
                 "search_nodes": args.search_nodes, "chunk_games": args.chunk_games, "epsilon": EPSILON,
+                "format": CHUNK_FORMAT,
                 "test_percent": args.test_percent}
     out = args.out
     try:

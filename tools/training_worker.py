@@ -10,26 +10,31 @@ The host prepends the settings as globals:
     SOLVER_TABLE_BITS = 16
 
 Each game starts from its opening, plays its random plies, then the player
-itself: every position is searched (the player's own midgame search on the
-viper kernel with the shipped evaluation, or the exact viper solver from
-EXACT_EMPTIES down) and that search's best move is played, except for
-EPSILON percent of random moves. Every position with a legal move is printed
-as one line, `pos <player hex> <opponent hex> <empties> <kind> <score>`: kind
-`exact` (score in discs, WOF) or `search` (score in 1/16 disc, evaluation
-units), from the side to move's view. `game <index> <positions> <search ms>
-<solve ms>` closes each game, so the host can count progress as it goes and
-tell where the time went.
+itself: every position is searched (the player's own midgame search, the
+viper loop of player/search_viper.py with the shipped evaluation, or the
+exact viper solver from EXACT_EMPTIES down) and that search's best move is
+played, except for EPSILON percent of random moves before EXACT_EMPTIES
+(after it the game is played out perfectly, so its end is the exact value
+of its first solved position). When the game is over, every position with a
+legal move is printed as one line, `pos <player hex> <opponent hex>
+<empties> <kind> <score> <result>`: kind `exact` (score in discs, WOF) or
+`search` (score in 1/16 disc, evaluation units), and the game's final disc
+difference (WOF), both from the side to move's view. `game <index>
+<positions> <search ms> <solve ms>` closes each game, so the host can count
+progress as it goes and tell where the time went.
 """
 
 import sys
 
 from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms
+from othello.scoring import disc_difference
 from othello.kernels import make_kernel
 from player.endgame_viper import ViperSolver
 from player.engine import Random
 from player.evaluation import PatternEvaluator
 from player.search import Searcher, TranspositionTable
+from player.search_viper import ViperMidgame
 
 SEARCH_TABLE_BITS = 16  # the host's heap holds a big table: deeper searches for the same nodes
 
@@ -42,8 +47,9 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
         if not moves:
             break
         board.play(moves[rng.below(len(moves))])
-    written = 0
+    positions = []  # (player, opponent, empties, kind, score, mover is the first player)
     spent = [0, 0]  # ms searching, ms solving
+    first = board.turn
     while not board.is_game_over():
         moves = board.legal_squares()
         if not moves:
@@ -61,19 +67,22 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
             searcher.iterate(MAX_DEPTH)
             score, square = searcher.best_score, searcher.best_square
             kind = "search"
+            if rng.below(100) < EPSILON:
+                square = moves[rng.below(len(moves))]
         spent[kind == "exact"] += ticks_diff(ticks_ms(), started)
-        print("pos %x %x %d %s %d" % (player, opponent, empties, kind, score))
-        written += 1
-        if rng.below(100) < EPSILON:
-            square = moves[rng.below(len(moves))]
+        positions.append((player, opponent, empties, kind, score, board.turn == first))
         board.play(square)
-    print("game %d %d %d %d" % (game_index, written, spent[0], spent[1]))
+    result = disc_difference(board.result(), first)
+    for player, opponent, empties, kind, score, is_first in positions:
+        print("pos %x %x %d %s %d %d" % (player, opponent, empties, kind, score, result if is_first else -result))
+    print("game %d %d %d %d" % (game_index, len(positions), spent[0], spent[1]))
 
 
 def main():
     board = Board()
     searcher = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SEARCH_TABLE_BITS))
     searcher.evaluator = PatternEvaluator(8)
+    searcher.fast = ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
     solver = ViperSolver(board.geometry, max(EXACT_EMPTIES, 1), SOLVER_TABLE_BITS)
     for index, (seed, opening, random_plies) in enumerate(GAMES):
         play(index, seed, opening, random_plies, searcher, solver)
