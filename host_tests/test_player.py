@@ -11,7 +11,7 @@ from othello.kernel import Kernel
 from othello.variant import START_EMPTY, WHITE, Variant
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
-from player.evaluation import FEATURE_BUCKETS, WEIGHTS_PER_BUCKET, PatternEvaluator, weights_file
+from player.evaluation import SCALARS, PatternEvaluator, weights_file
 from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable
 
 
@@ -399,13 +399,16 @@ def test_book_gives_variety_to_weak_levels():
     assert len(choices) > 1
 
 
-@pytest.mark.parametrize("size,anti", [(6, False), (8, False), (6, True), (8, True)])
+@pytest.mark.parametrize("size,anti", [(6, False), (8, False), (6, True), (8, True), (10, False), (10, True)])
 def test_weight_files_load(size, anti):
     evaluator = PatternEvaluator(size, anti)
     assert evaluator.source.endswith(weights_file(size, anti))
-    # one entry per edge pattern number: E * (E + 1) // 2 for halves below E = 3**3 or 3**4
-    assert [len(table) for table in evaluator.edge_buffers] == [378 if size == 6 else 3321] * 2
-    assert len(evaluator.weights) == FEATURE_BUCKETS * WEIGHTS_PER_BUCKET
+    phases = max(evaluator.phase_of) + 1
+    assert len(evaluator.weights) == phases * SCALARS and phases >= 4
+    if size == 8:  # Othello and Anti-Othello share the patterns the viper search evaluates
+        assert evaluator.layout == PatternEvaluator(8, not anti).layout and len(evaluator.images) > 4
+    else:  # the four edges, each read as two halves from its corners: E * (E + 1) // 2 entries, E = 3**3 or 3**4
+        assert len(evaluator.images) == 4 and len(evaluator.table) == (378 if size == 6 else 3321)
 
 
 def test_weight_file_errors_name_the_file(tmp_path):
@@ -471,7 +474,7 @@ def test_edge_numbers_join_mirror_images_and_number_every_pair_once(size):
     places = [place for place in range(size) if not (size == 10 and 4 <= place < 6)]  # 10x10: 0-3 and 6-9
     half_values = 3 ** (len(places) // 2)
     count = half_values * (half_values + 1) // 2
-    assert count == PatternEvaluator(size).edge_entries == (378 if size == 6 else 3321)
+    assert count == len(PatternEvaluator(size if size != 8 else 10).table) == (378 if size == 6 else 3321)
     out = [0] * 4
     for edge, line in enumerate(edge_lines(size)):
         numbered = {}  # filling (a digit per place read) -> its number
@@ -513,7 +516,8 @@ def test_kernel_evaluation_methods_against_direct_counts(size, hole):
     kernel = Kernel(g)
     corners = (0, size - 1, size * (size - 1), size * size - 1)
     x_squares = (size + 1, 2 * size - 2, size * (size - 2) + 1, size * (size - 1) - 2)
-    out = [0] * 11
+    out = [0] * 7
+    cells = bytearray(size * size)
     for _ in range(300):
         occupied = (rng.getrandbits(size * size) | rng.getrandbits(size * size)) & g.playable
         split = rng.getrandbits(size * size)
@@ -536,7 +540,8 @@ def test_kernel_evaluation_methods_against_direct_counts(size, hole):
         assert out[:7] == [kernel.mobility(0), kernel.opponent_mobility(0), kernel.potential_mobility(0),
                            kernel.opponent_potential_mobility(0), kernel.x_squares(0),
                            kernel.discs(0) - kernel.opponent_discs(0), kernel.empties(0)]
-        assert out[7:] == edges
+        kernel.cells(0, cells)
+        assert list(cells) == [1 if player >> s & 1 else 2 if opponent >> s & 1 else 0 for s in range(size * size)]
         assert 0 <= kernel.hash(0) < 1 << 30 and 0 <= kernel.lock(0) < 1 << 30
 
 

@@ -1,22 +1,26 @@
-"""PatternEvaluator holds two edge tables and reads the others from its file when the game needs them.
+"""PatternEvaluator holds one phase's tables and reads another phase's from its file when the game needs them.
 
-The scores must be exactly those of an evaluator holding all four tables,
-a table is read only when the game moves into its phase (not per call), and
-a bad or vanished weight file gives a clear error instead of wrong scores.
+The scores must be exactly those of a reference holding every phase's tables
+and numbering the pattern fillings from their definition, a phase is read
+only when the game moves into it (not per call), and a bad or vanished
+weight file gives a clear error instead of wrong scores.
 """
+
+import struct
 
 import pytest
 
-from player.evaluation import EDGE_BUCKETS, HEADER_SIZE, PatternEvaluator, weights_file
+from player.evaluation import HEADER_SIZE, SCALARS, PatternEvaluator, weights_file
 
 # Runs unchanged under CPython and both MicroPython builds (no `random` on the WASI build: an LCG).
-# The reference reads the whole weight file and applies the evaluation's formula with all four
-# edge tables in memory.
+# The reference reads the whole weight file and applies the evaluation's formula with every phase's
+# tables in memory; it numbers a filling from the definition (the cells, then the two groups as an
+# unordered pair), not through the evaluator's code.
 EQUALITY_CHECK = """
 from othello.geometry import geometry
 from othello.kernels import make_kernel
-from player.evaluation import (DISC, EDGE_BUCKETS, EDGE_OFFSET, EDGE_SCALE, FEATURE_BUCKETS, FEATURE_COUNT,
-                               HEADER_SIZE, WEIGHT_SHIFT, WEIGHTS_PER_BUCKET, PatternEvaluator, phase_table)
+from othello.kernel_tables import FEATURE_COUNT
+from player.evaluation import DISC, HEADER_SIZE, SCALARS, TABLE_OFFSET, WEIGHT_SHIFT, PatternEvaluator
 
 
 def next_random(state):
@@ -49,39 +53,66 @@ def random_game(kernel, size, seed):
 
 
 class Reference:
-    \"\"\"The evaluation with every table read from the file at once.\"\"\"
+    \"\"\"The evaluation with every phase's tables read from the file at once.\"\"\"
 
-    def __init__(self, path, size, entries):
+    def __init__(self, path, size):
         with open(path, "rb") as stream:
             data = stream.read()
-        count = FEATURE_BUCKETS * WEIGHTS_PER_BUCKET
+        phases, patterns = data[6], data[8]
+        shift = data[10]
+        table_bytes = data[12] | data[13] << 8 | data[14] << 16 | data[15] << 24
+        self.scale = 1 << (8 - shift)
+        at = HEADER_SIZE
+        self.phase_of = data[at:at + size * size + 1]
+        at += size * size + 1
+        self.images = []  # (offset, fixed, half, squares)
+        offset = 0
+        for _ in range(patterns):
+            fixed, half, count = data[at], data[at + 1], data[at + 2]
+            at += 3
+            places = fixed + 2 * half
+            for image in range(count):
+                self.images.append((offset, fixed, half, data[at + image * places:at + (image + 1) * places]))
+            at += count * places
+            offset += 3 ** fixed * (3 ** half * (3 ** half + 1) // 2)
         self.weights = []
-        for i in range(count):
-            value = data[HEADER_SIZE + 2 * i] | data[HEADER_SIZE + 2 * i + 1] << 8
+        for i in range(phases * SCALARS):
+            value = data[at + 2 * i] | data[at + 2 * i + 1] << 8
             self.weights.append(value - 65536 if value >= 32768 else value)
-        base = HEADER_SIZE + 2 * count
-        self.tables = [data[base + phase * entries:base + (phase + 1) * entries] for phase in range(EDGE_BUCKETS)]
-        assert len(self.tables[-1]) == entries
-        self.feature_phase = phase_table(size * size, FEATURE_BUCKETS)
-        self.edge_phase = phase_table(size * size, EDGE_BUCKETS)
+        at += 2 * phases * SCALARS
+        self.tables = [data[at + phase * table_bytes:at + (phase + 1) * table_bytes] for phase in range(phases)]
+        assert len(self.tables[-1]) == table_bytes
 
-    def score(self, f):
+    def entry(self, cells, fixed, half):
+        def number(values):
+            total = 0
+            for value in reversed(values):
+                total = total * 3 + value
+            return total
+
+        a = number(cells[fixed:fixed + half])
+        b = number(cells[fixed + half:])
+        pairs = 3 ** half * (3 ** half + 1) // 2
+        return number(cells[:fixed]) * pairs + max(a, b) * (max(a, b) + 1) // 2 + min(a, b)
+
+    def score(self, f, player, opponent):
         empties = f[6]
+        phase = self.phase_of[empties]
         terms = (f[0], f[1], f[2], f[3], f[4], f[5], empties & 1, 1)
-        at = self.feature_phase[empties] * WEIGHTS_PER_BUCKET
         total = 0
-        for i in range(WEIGHTS_PER_BUCKET):
-            total += self.weights[at + i] * terms[i]
-        table = self.tables[self.edge_phase[empties]]
-        for i in range(7, 11):
-            total += (table[f[i]] - EDGE_OFFSET) * EDGE_SCALE
+        for i in range(SCALARS):
+            total += self.weights[phase * SCALARS + i] * terms[i]
+        table = self.tables[phase]
+        for offset, fixed, half, squares in self.images:
+            cells = [1 if player >> s & 1 else 2 if opponent >> s & 1 else 0 for s in squares]
+            total += (table[offset + self.entry(cells, fixed, half)] - TABLE_OFFSET) * self.scale
         return total >> WEIGHT_SHIFT
 
 
 def check(size, anti, games, seed):
-    kernel = make_kernel(geometry(size), 80)
+    kernel = make_kernel(geometry(size), size * size)  # room for a whole game
     evaluator = PatternEvaluator(size, anti)
-    reference = Reference(evaluator.source, size, evaluator.edge_entries)
+    reference = Reference(evaluator.source, size)
     features = [0] * FEATURE_COUNT
     checked = 0
     total = 0
@@ -90,71 +121,51 @@ def check(size, anti, games, seed):
         last = random_game(kernel, size, seed + game)
         for ply in range(last + 1):
             kernel.features(ply, features)
-            phases.add(reference.edge_phase[features[6]])
+            phases.add(reference.phase_of[features[6]])
             score = evaluator.evaluate(kernel, ply)
-            if score != reference.score(features):
-                print("mismatch", size, anti, game, ply, score, reference.score(features))
+            expected = reference.score(features, *kernel.position(ply))
+            if score != expected:
+                print("mismatch", size, anti, game, ply, score, expected)
             checked += 1
             total += score
     in_order = evaluator.loads
-    # Positions from every phase in random order: a table is read at nearly every call.
+    # Positions from every phase in random order: the tables are read at nearly every call.
     state = seed
     for _ in range(checked):
         state = next_random(state)
         ply = (state >> 8) % (last + 1)
         kernel.features(ply, features)
-        if evaluator.evaluate(kernel, ply) != reference.score(features):
+        if evaluator.evaluate(kernel, ply) != reference.score(features, *kernel.position(ply)):
             print("mismatch at random", size, anti, ply)
-    print("checked", size, int(anti), checked, len(phases), in_order, evaluator.loads - in_order, total // DISC)
+    print("checked", size, int(anti), checked, len(phases), len(reference.tables), in_order,
+          evaluator.loads - in_order, total // DISC)
 
 
 def main():
-    check(8, False, GAMES, 1)
-    check(8, True, GAMES, 2)
-    check(6, False, GAMES, 3)
-    check(6, True, GAMES, 4)
+    for size, anti, seed in VARIANTS:
+        check(size, anti, GAMES, seed)
 
 
 main()
 """
 
-# Under the unix port: bytes held by a new PatternEvaluator(8), then bytes allocated by
-# evaluations (gc off so that no collection hides any). A kernel that replays recorded
-# features keeps the kernel's own allocations (its bitboards) out of the count.
+VARIANTS = ((8, False, 1), (8, True, 2), (6, False, 3), (6, True, 4), (10, False, 5))
+
+# Under the unix port: bytes held by a new PatternEvaluator(8), then bytes allocated by evaluations
+# (gc off so that no collection hides any). The viper kernel's position() makes the two masks as ints
+# (a mask with square 63 taken is a big int there): what the plain evaluation reads.
 MEMORY_CHECK = """
 import gc
 from othello.geometry import geometry
 from othello.kernels import make_kernel
-from player.evaluation import FEATURE_COUNT, PatternEvaluator
+from player.evaluation import PatternEvaluator
 
 
-class FeatureReplay:
-    def __init__(self, rows):
-        self.rows = rows
-
-    def features(self, ply, out):
-        row = self.rows[ply]
-        for i in range(FEATURE_COUNT):
-            out[i] = row[i]
-
-
-def recorded_games(games):
-    kernel = make_kernel(geometry(8), 80)
-    rows = []
-    features = [0] * FEATURE_COUNT
-    for seed in range(games):
-        last = random_game(kernel, 8, seed)
-        for ply in range(last + 1):
-            kernel.features(ply, features)
-            rows.append(tuple(features))
-    return rows
-
-
-def evaluate_all(evaluator, replay, first, end, repeats):
+def evaluate_all(evaluator, kernel, first, end, repeats):
     \"\"\"Each position `repeats` times in a row: what a search does, many leaves per phase.\"\"\"
     for ply in range(first, end):
         for _ in range(repeats):
-            evaluator.evaluate(replay, ply)
+            evaluator.evaluate(kernel, ply)
 
 
 def allocated(work, *args):
@@ -168,19 +179,18 @@ def allocated(work, *args):
 
 
 def main():
-    games = 6
-    replay = FeatureReplay(recorded_games(games))
-    calls = len(replay.rows)  # the last 10 are the end of a game: all in phase 0
+    kernel = make_kernel(geometry(8), 80)  # the viper kernel: its features() allocate nothing
+    last = random_game(kernel, 8, 7)
     gc.collect()
     before = gc.mem_alloc()
     evaluator = PatternEvaluator(8)
     gc.collect()
-    print("held", gc.mem_alloc() - before, evaluator.edge_entries)
-    evaluator.evaluate(replay, calls - 1)  # the end of the last game: the phase next used
-    print("same_phase", allocated(evaluate_all, evaluator, replay, calls - 10, calls, 100), evaluator.loads)
+    print("held", gc.mem_alloc() - before, len(evaluator.table))
+    evaluator.evaluate(kernel, last)  # the end of the game: the phase next used
+    print("same_phase", allocated(evaluate_all, evaluator, kernel, last - 4, last + 1, 50), 250, evaluator.loads)
     loads = evaluator.loads
-    used = allocated(evaluate_all, evaluator, replay, 0, len(replay.rows), 10)
-    print("all_phases", used, evaluator.loads - loads, 10 * len(replay.rows), games)
+    used = allocated(evaluate_all, evaluator, kernel, 0, last + 1, 10)
+    print("all_phases", used, evaluator.loads - loads, 10 * (last + 1))
 
 
 main()
@@ -198,9 +208,9 @@ def parse_checks(output):
     checked = {}
     for line in lines:
         if line.startswith("checked"):
-            size, anti, count, phases, in_order, at_random, total = map(int, line.split()[1:])
-            checked[(size, anti)] = (count, phases, in_order, at_random, total)
-    assert sorted(checked) == [(6, 0), (6, 1), (8, 0), (8, 1)], output
+            size, anti, count, seen, phases, in_order, at_random, total = map(int, line.split()[1:])
+            checked[(size, anti)] = (count, seen, phases, in_order, at_random, total)
+    assert sorted(checked) == sorted((size, int(anti)) for size, anti, _ in VARIANTS), output
     return checked
 
 
@@ -209,39 +219,44 @@ def run_on_cpython(code, capsys):
     return capsys.readouterr().out
 
 
+def source(games):
+    return "GAMES = %d\nVARIANTS = %r\n" % (games, VARIANTS) + EQUALITY_CHECK
+
+
 def test_scores_equal_a_reference_holding_every_table(capsys):
     games = 12
-    checked = parse_checks(run_on_cpython("GAMES = %d\n" % games + EQUALITY_CHECK, capsys))
-    for (size, anti), (count, phases, in_order, at_random, total) in checked.items():
+    checked = parse_checks(run_on_cpython(source(games), capsys))
+    for (size, anti), (count, seen, phases, in_order, at_random, total) in checked.items():
         assert count > games * size * size // 2, (size, anti, count)
-        assert phases == EDGE_BUCKETS
-        # In game order a table is read when the game enters its phase: at most once per phase per game.
-        assert 2 <= in_order <= EDGE_BUCKETS * games, (size, anti, in_order)
-        assert at_random > count // 4  # random jumps between phases really did reload tables
+        assert seen == phases  # random games reach every phase
+        # In game order the tables are read when the game enters a phase: at most once per phase per game.
+        assert 2 <= in_order <= phases * games, (size, anti, in_order)
+        assert at_random > count // 4  # random jumps between phases really did read tables again
 
 
 def test_scores_equal_the_reference_under_micropython(micropython, capsys):
-    code = "GAMES = 3\n" + EQUALITY_CHECK
+    code = source(2)
     checked = parse_checks(micropython(code))
     on_cpython = parse_checks(run_on_cpython(code, capsys))
     assert checked == on_cpython
 
 
-def test_two_tables_held_and_reads_only_on_phase_changes_on_the_unix_port():
+def test_one_phase_held_and_reads_only_on_phase_changes_on_the_unix_port():
     import micropython_runner
 
     output = micropython_runner.run("unix", random_game_code() + MEMORY_CHECK)
     lines = dict((line.split()[0], list(map(int, line.split()[1:]))) for line in output.splitlines())
-    held, entries = lines["held"]
-    assert entries == 3321  # one per edge pattern number: a pattern and its mirror image share one
-    # two tables, the 128 feature weights, phase tables and the object: four tables would take 13 KB
-    assert 2 * entries <= held <= 2 * entries + 2048, output
-    same_phase_bytes, loads = lines["same_phase"]
-    assert same_phase_bytes == 0 and loads == 1, output
-    used, loads, calls, games = lines["all_phases"]
-    assert 1 <= loads <= EDGE_BUCKETS * games, output
-    # each read opens the file (96 bytes on the unix port); the calls themselves allocate nothing
-    assert used <= 256 * loads and calls > 100 * loads, output
+    held, table_bytes = lines["held"]
+    assert table_bytes > 10000  # the 8x8 file's patterns: one phase's tables
+    # one phase's tables, the scalar weights, the phase map and the pattern layout: not two phases
+    assert table_bytes <= held <= table_bytes + 6144, output
+    same_phase_bytes, calls, loads = lines["same_phase"]
+    assert loads == 1, output  # the phase of the game's end, read once
+    # a call reads the position from the kernel (a tuple of two ints), nothing else
+    assert same_phase_bytes <= 48 * calls, output
+    used, loads, calls = lines["all_phases"]
+    assert 1 <= loads <= 10, output  # a whole game in order: each phase read once
+    assert used <= 48 * calls + 256 * loads, output
 
 
 # ----- the weight file: checked when the evaluator is made, and when a table is read ---------
@@ -277,18 +292,23 @@ def midgame_kernel(empties):
 
 def test_bad_files_fail_when_the_evaluator_is_made(weights, tmp_path):
     path, data = weights
-    weights_end = HEADER_SIZE + 2 * 64
+    layout_at = HEADER_SIZE + 65
+    weights_end = len(data) - data[6] * struct.unpack("<I", data[12:16])[0]
     spoiled = {
-        "not a version 3 evaluation file": (b"NOPE" + data[4:], data[:4] + b"\x09" + data[5:],
-                                            data[:4] + b"\x02" + data[5:], data[:10]),  # 2: full edge tables
-        "made for another board or layout": (data[:5] + b"\x06" + data[6:], data[:6] + b"\x04" + data[7:]),
-        "truncated": (data[:weights_end - 1], data[:weights_end], data[:-1]),
+        "not a version 4 evaluation file": (b"NOPE" + data[4:], data[:4] + b"\x09" + data[5:],
+                                            data[:4] + b"\x03" + data[5:], data[:10]),  # 3: the edge-only format
+        "made for another board or layout": (data[:5] + b"\x06" + data[6:], data[:7] + bytes([SCALARS + 1]) + data[8:]),
+        "truncated": (data[:layout_at - 1], data[:weights_end - 1], data[:-1]),
+        "too long": (data + b"\x80",),
+        "need": (data[:12] + struct.pack("<I", struct.unpack("<I", data[12:16])[0] + 1) + data[16:],),
+        "damaged": (data[:HEADER_SIZE] + bytes([data[6]]) + data[HEADER_SIZE + 1:],),  # a phase beyond the last
     }
     for message, contents in spoiled.items():
         for content in contents:
             path.write_bytes(content)
-            with pytest.raises(ValueError, match="%s .*%s" % (path.name, message)):
+            with pytest.raises(ValueError, match="%s.*%s" % (path.name, message)):
                 PatternEvaluator(8, path=str(path))
+    path.write_bytes(data)
     with pytest.raises(ValueError, match="another board"):
         PatternEvaluator(6, path=str(path))  # an 8x8 file read for 6x6
     assert PatternEvaluator(8, path=str(tmp_path / "missing.bin")).source == "defaults"
@@ -296,26 +316,26 @@ def test_bad_files_fail_when_the_evaluator_is_made(weights, tmp_path):
 
 def test_a_file_gone_or_spoiled_after_the_start_is_an_error_not_a_wrong_score(weights):
     path, data = weights
-    opening, ending = midgame_kernel(50), midgame_kernel(10)
+    opening, ending = midgame_kernel(58), midgame_kernel(10)  # the file's last phase, and an early one
     evaluator = PatternEvaluator(8, path=str(path))
     expected = evaluator.evaluate(ending, 0)
     path.unlink()
     with pytest.raises(OSError, match=path.name):
-        evaluator.evaluate(opening, 0)  # another phase: its table must be read
-    assert evaluator.evaluate(ending, 0) == expected  # the tables in memory still serve
+        evaluator.evaluate(opening, 0)  # another phase: its tables must be read
+    assert evaluator.evaluate(ending, 0) == expected  # the phase read before the loss still serves
     path.write_bytes(data[:-1])
     with pytest.raises(ValueError, match="%s is truncated" % path.name):
         evaluator.evaluate(opening, 0)
     path.write_bytes(data[:5] + b"\x06" + data[6:])
     with pytest.raises(ValueError, match="another board"):
         evaluator.evaluate(opening, 0)
-    path.write_bytes(data)  # put back: the half-read buffer was not taken for a loaded table
+    path.write_bytes(data)  # put back: the half-read buffer was not taken for a phase's tables
     assert evaluator.evaluate(opening, 0) == PatternEvaluator(8).evaluate(opening, 0)
     assert evaluator.evaluate(ending, 0) == expected
 
 
-def test_without_a_file_there_are_no_edge_tables(tmp_path):
+def test_without_a_file_there_are_no_tables(tmp_path):
     evaluator = PatternEvaluator(8, path=str(tmp_path / "missing.bin"))
-    assert evaluator.edge_buffers is None
+    assert evaluator.table is None
     evaluator.evaluate(midgame_kernel(30), 0)
     assert evaluator.loads == 0

@@ -17,6 +17,14 @@ left of an `=` renamed to the one on its right (all at once, so a swap is
 two renames). Every generated module starts with a header naming its
 template; host_tests/test_gen_viper.py regenerates them and fails on any
 difference, so a hand edit of a generated file cannot go unnoticed.
+
+Two fragments are made from the shipped 8x8 weight file
+(firmware/player/eval8.bin, whose patterns the search evaluates):
+`patterns` adds the table entry of every pattern image of the position
+(pl, ph) against (ol, oh) to `total`, square by square, and `layout` sets
+_LAYOUT to the file's pattern section, which the search compares with an
+evaluator's before it stands in for the plain search. So a new set of
+patterns needs this script run again.
 """
 
 import re
@@ -38,6 +46,8 @@ HEADER = (
 )
 
 FRAGMENTS_FILE = TEMPLATES / "fragments.py.in"
+WEIGHTS_NAME = "firmware/player/eval8.bin"
+WEIGHTS_FILE = REPO / WEIGHTS_NAME
 FRAGMENT_START = re.compile(r"^#:: (\w+)$")
 
 DIRECTIVE = re.compile(r"^(?P<indent>[ ]*)#: (?P<name>\w+)(?P<renames>(?: \w+=\w+)*)[ ]*$")
@@ -96,9 +106,119 @@ def _expand_lines(template_text, template_name, fragments):
     return "".join(out)
 
 
+def read_layout(data):
+    """[(fixed, half, [squares of each image in role order]), ...] and the section's bytes, of a version 4 file."""
+    if data[:4] != b"OTEV" or data[4] != 4:
+        raise TemplateError("%s is not a version 4 weight file" % WEIGHTS_NAME)
+    at = 16 + data[5] * data[5] + 1
+    start = at
+    patterns = []
+    for _ in range(data[8]):
+        fixed, half, count = data[at], data[at + 1], data[at + 2]
+        places = fixed + 2 * half
+        at += 3
+        patterns.append((fixed, half, [list(data[at + i * places:at + (i + 1) * places]) for i in range(count)]))
+        at += count * places
+    return patterns, bytes(data[start:at])
+
+
+def _gather(word_low, word_high, squares):
+    """An expression gathering the bits of `squares` (of the 64-bit board in two words) into bits 0, 1, ...:
+    a run of neighbouring squares in one word moves with one shift and mask."""
+    terms = []
+    place = 0
+    while place < len(squares):
+        square = squares[place]
+        run = 1
+        while (place + run < len(squares) and squares[place + run] == square + run
+               and (square + run) // 32 == square // 32):
+            run += 1
+        word, bit = (word_low, square) if square < 32 else (word_high, square - 32)
+        mask = ((1 << run) - 1) << place
+        if bit > place:
+            terms.append("((%s >> %d) & 0x%X)" % (word, bit - place, mask))
+        elif bit < place:
+            terms.append("((%s << %d) & 0x%X)" % (word, place - bit, mask))
+        else:
+            terms.append("(%s & 0x%X)" % (word, mask))
+        place += run
+    return " | ".join(terms)
+
+
+def _group_code(name, squares):
+    """Lines setting `name` to the base-3 number of `squares` (the first the least significant), each square
+    1 for (pl, ph) and 2 for (ol, oh): each side's bits gathered into a nibble, whose base-3 value the edge
+    half table gives (its entries below 16 are the base-3 values of their bits)."""
+    if len(squares) > 4:
+        raise ValueError("a group of %d squares: the half table reads at most 4" % len(squares))
+    return ["tl = %s" % _gather("pl", "ph", squares), "th = %s" % _gather("ol", "oh", squares),
+            "%s = uint(halves[tl]) + 2 * uint(halves[th])" % name]
+
+
+def _line_code(image):
+    """Lines setting pa and pb (a row or column read as two halves from its ends, as an edge) through the
+    kernel's edge half table, or None if `image` is not such a line: one table read a half instead of a
+    step a square."""
+    first, second = image[:4], image[4:]
+    for line in range(8):
+        row = [line * 8 + column for column in range(8)]
+        column = [r * 8 + line for r in range(8)]
+        for squares in (row, column, row[::-1], column[::-1]):
+            if first == squares[:4] and second == squares[:3:-1]:
+                break
+        else:
+            continue
+        if squares in (row, row[::-1]):
+            mine, theirs = ("pl", "ol") if line < 4 else ("ph", "oh")
+            shift = 8 * (line % 4)
+            gather = ["pv = (%s >> %d) & 0xFF" % (mine, shift), "pf = (%s >> %d) & 0xFF" % (theirs, shift)]
+        else:  # a column: each word's four bits gathered into a nibble by right shifts (bit r = row r)
+            gather = []
+            for name, low, high in (("pv", "pl", "ph"), ("pf", "ol", "oh")):
+                gather += ["tl = (%s >> %d) & 0x01010101" % (low, line), "tl |= tl >> 7", "tl |= tl >> 14",
+                           "th = (%s >> %d) & 0x01010101" % (high, line), "th |= th >> 7", "th |= th >> 14",
+                           "%s = (tl & 0xF) | ((th & 0xF) << 4)" % name]
+        near, far = ("pa", "pb") if squares in (row, column) else ("pb", "pa")
+        return gather + ["%s = uint(halves[pv]) + 2 * uint(halves[pf])" % near,
+                         "%s = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])" % far]
+    return None
+
+
+def pattern_fragments(data):
+    """{"patterns": code, "layout": code} for the weight file `data`."""
+    patterns, layout = read_layout(data)
+    lines = ["# Generated from %s's patterns: every image's table entry (player/evaluation.py numbers them)"
+             % WEIGHTS_NAME, "# added to total, for the mover (pl, ph) against (ol, oh)."]
+    offset = 0
+    for fixed, half, images in patterns:
+        pairs = 3 ** half * (3 ** half + 1) // 2
+        for image in images:
+            lines.append("# image %s" % " ".join("abcdefgh"[square & 7] + str(square // 8 + 1) for square in image))
+            line = _line_code(image) if (fixed, half) == (0, 4) else None
+            if line:
+                lines += line
+            else:
+                lines += _group_code("pf", image[:fixed]) if fixed else []
+                lines += _group_code("pa", image[fixed:fixed + half]) + _group_code("pb", image[fixed + half:])
+            fixed_part = "int(pf) * %d + " % pairs if fixed else ""
+            if half:
+                lines += ["if pa < pb:", "    pv = pa", "    pa = pb", "    pb = pv",
+                          "total += int(tables[%d + %s((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])"
+                          % (offset, fixed_part)]
+            else:
+                lines.append("total += int(tables[%d + int(pf)])" % offset)
+        offset += 3 ** fixed * pairs
+    images = sum(len(found) for _, _, found in patterns)
+    layout_lines = ["# Generated: the pattern section of %s (%d patterns, %d images)" % (
+        WEIGHTS_NAME, len(patterns), images),
+        "_LAYOUT = %r" % layout, "_IMAGES = const(%d)" % images]
+    return {"patterns": "\n".join(lines) + "\n", "layout": "\n".join(layout_lines) + "\n"}
+
+
 def generated():
     """{module path relative to the repository: the text its template gives}."""
     fragments = read_fragments(FRAGMENTS_FILE.read_text())
+    fragments.update(pattern_fragments(WEIGHTS_FILE.read_bytes()))
     return {module: expand((TEMPLATES / template).read_text(), template, fragments)
             for template, module in MODULES.items()}
 

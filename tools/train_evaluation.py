@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""Fit the computer player's evaluation weights from self-play games; writes firmware/player/eval*.bin.
+"""Fit the edge evaluation from self-play games: firmware/player/eval6*.bin and eval10*.bin.
 
     .venv/bin/python tools/train_evaluation.py            # all four files, a few minutes on 2 cores
     .venv/bin/python tools/train_evaluation.py --size 6 --anti --games 600
+
+The edge evaluation is the scalar features and the four edges (one pattern,
+its four images). 6x6 boards play with the one trained on 6x6 games; 10x10
+boards with the one trained on 8x8 games, reading each edge's four squares
+at either end (eval10*.bin). 8x8 boards have the richer pattern evaluation
+of tools/training_fit.py.
 
 How (docs/PLAYER.md, "Evaluation"):
 1. Self-play. The player's own search (a fixed node budget per move, the
@@ -21,8 +27,10 @@ How (docs/PLAYER.md, "Evaluation"):
    mirror image have one pattern number (Kernel.edge_indices), so they share
    one value and the tables hold each pattern once.
 4. The weights are rounded to the stored units (1/256 disc for features,
-   1/8 disc for edges, stored + 128 in a byte) and written with a header the
-   firmware checks.
+   1/8 disc for edges, stored + 128 in a byte) and written as
+   player/evaluation.py reads them (tools/evaluation_file.py): 8 phases, the
+   edge table of phase p fitted on the positions of phases 2 * (p // 2) and
+   the one after.
 With --generations 2 the games of the second round are played with the
 first round's weights, and both rounds' games are used for the final fit.
 """
@@ -41,26 +49,40 @@ sys.path[:0] = [str(REPO / "firmware")]
 
 from othello.board import Board  # noqa: E402
 from othello.kernel import Kernel  # noqa: E402
-from othello.kernel_tables import edge_number_count  # noqa: E402
+from othello.kernel_tables import FEATURE_COUNT, edge_number_count, read_places  # noqa: E402
 from othello.variant import Variant  # noqa: E402
-from player.evaluation import (  # noqa: E402
-    EDGE_BUCKETS,
-    EDGE_OFFSET,
-    FEATURE_BUCKETS,
-    FEATURE_COUNT,
-    HEADER_SIZE,
-    MAGIC,
-    VERSION,
-    WEIGHTS_PER_BUCKET,
-    PatternEvaluator,
-    edge_length,
-    phase_table,
-    weights_file,
-)
+from player.evaluation import SCALARS, PatternEvaluator, weights_file  # noqa: E402
 from player.search import Searcher, TranspositionTable  # noqa: E402
 from player.solver import solve_root  # noqa: E402
 
+sys.path[:0] = [str(REPO / "tools")]
+import evaluation_file  # noqa: E402
+
 PLAYER_DIR = REPO / "firmware" / "player"
+FEATURE_BUCKETS = 8  # phases of the feature weights
+EDGE_BUCKETS = 4  # phases of the edge tables: two feature phases each
+WEIGHTS_PER_BUCKET = SCALARS
+EDGE_UNIT_SHIFT = 3  # edge entries in 1/8 disc
+BOARD_FOR = {6: (6,), 8: (10,)}  # the boards each training size's weights are written for
+
+
+def phase_table(squares, buckets):
+    """bytearray: number of empty squares -> phase bucket (0 = the end of the game)."""
+    table = bytearray(squares + 1)
+    for empties in range(squares + 1):
+        table[empties] = min(buckets - 1, empties * buckets // (squares - 3))
+    return table
+
+
+def edge_pattern(size):
+    """The edge pattern of a size x size board: its four images, each read as its two halves from the corners."""
+    places = read_places(size)
+    half = len(places) // 2
+    order = [places[i] for i in range(half)] + [places[len(places) - 1 - i] for i in range(half)]
+    last_row = size * (size - 1)
+    images = [[place for place in order], [last_row + place for place in order],
+              [place * size for place in order], [place * size + size - 1 for place in order]]
+    return evaluation_file.Pattern(0, half, images)
 
 
 # ----- self-play -------------------------------------------------------------------
@@ -128,14 +150,15 @@ def extract(samples, size):
     feature_phase = phase_table(squares, FEATURE_BUCKETS)
     edge_phase = phase_table(squares, EDGE_BUCKETS)
     out = [0] * FEATURE_COUNT
+    edges = [0] * 4
     rows = []
     for player, opponent, label in samples:
         kernel.set_root(player, opponent)
         kernel.features(0, out)
+        kernel.edge_indices(0, edges)
         empties = out[6]
         values = (out[0], out[1], out[2], out[3], out[4], out[5], empties & 1, 1)
-        edges = (out[7], out[8], out[9], out[10])
-        rows.append((feature_phase[empties], edge_phase[empties], values, edges, label))
+        rows.append((feature_phase[empties], edge_phase[empties], values, tuple(edges), label))
     return rows
 
 
@@ -209,42 +232,37 @@ def fit(rows, entries, rounds=12, ridge=2.0, edge_ridge=6.0):
 
 
 def write_weights(path, size, weights, edges):
-    entries = edge_number_count(size)
-    header = MAGIC + bytes((VERSION, edge_length(size), FEATURE_BUCKETS, WEIGHTS_PER_BUCKET)) + struct.pack("<I", entries)
-    header += bytes(HEADER_SIZE - len(header))
-    feature_words = []
-    for bucket in weights:
-        for value in bucket:
-            feature_words.append(max(-32768, min(32767, int(round(value * 256)))))
-    edge_bytes = bytearray()
-    for table in edges:
-        for index in range(entries):
-            value = int(round(table[index] * 8))
-            edge_bytes.append(max(-127, min(127, value)) + EDGE_OFFSET)
-    data = header + struct.pack("<%dh" % len(feature_words), *feature_words) + bytes(edge_bytes)
-    tmp = Path(str(path) + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)  # never leave a half-written file where the firmware reads it
-    return len(data)
+    """The edge evaluation as a weight file for a size x size board (feature phase p reads edge table p // 2)."""
+    squares = size * size
+    phase_of = phase_table(squares, FEATURE_BUCKETS)
+    tables = [edges[phase // 2] for phase in range(FEATURE_BUCKETS)]
+    return evaluation_file.write(path, size, phase_of, [edge_pattern(size)], weights, tables, EDGE_UNIT_SHIFT)
 
 
 def train(size, anti, games, nodes, generations, seed, workers, output_dir):
-    name = weights_file(size, anti)
-    output = Path(output_dir) / name
+    """Self-play and fit on size x size; the weights are written for the boards of BOARD_FOR[size]."""
+    targets = [Path(output_dir) / weights_file(board, anti) for board in BOARD_FOR[size]]
     print("%s: %dx%d%s, %d games x %d generation(s), %d nodes a move" % (
-        name, size, size, " anti" if anti else "", games, generations, nodes), file=sys.stderr)
+        ", ".join(target.name for target in targets), size, size, " anti" if anti else "", games, generations, nodes),
+        file=sys.stderr)
+    # the weights of one generation play the next one's games, on the training board
+    working = REPO / "build" / "edge_evaluation" / weights_file(size, anti)
+    working.parent.mkdir(parents=True, exist_ok=True)
     samples = []
     weights_path = None
     for generation in range(generations):
         samples.extend(self_play(size, anti, games, nodes, seed + generation, weights_path, workers))
         rows = extract(samples, size)
         weights, edges = fit(rows, edge_number_count(size))
-        written = write_weights(output, size, weights, edges)
-        weights_path = str(output)
-        print("  wrote %s (%d bytes) from %d positions" % (output, written, len(rows)), file=sys.stderr)
-    check = PatternEvaluator(size, anti, path=str(output))
-    assert check.source == str(output)
-    return output
+        write_weights(working, size, weights, edges)
+        weights_path = str(working)
+        print("  fitted on %d positions" % len(rows), file=sys.stderr)
+    for board, target in zip(BOARD_FOR[size], targets):
+        written = write_weights(target, board, weights, edges)
+        check = PatternEvaluator(board, anti, path=str(target))
+        assert check.source == str(target)
+        print("  wrote %s (%d bytes)" % (target, written), file=sys.stderr)
+    return targets
 
 
 def main(argv=None):

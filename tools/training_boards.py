@@ -34,6 +34,28 @@ def legal_moves(player, opponent):
     return moves
 
 
+def potential_mobility(player, opponent):
+    """int32 array: empty squares next to an opponent disc (Kernel.potential_mobility)."""
+    around = np.zeros_like(player)
+    for amount, mask in DIRECTIONS:
+        around |= _shift(opponent, amount, mask)
+    return popcount(around & ~(player | opponent))
+
+
+CORNER_X = ((0, 9), (7, 14), (56, 49), (63, 54))  # each corner and its X-square
+
+
+def x_squares(player, opponent):
+    """int32 array: the mover's X-squares next to an empty corner minus the opponent's (Kernel.x_squares)."""
+    empty = ~(player | opponent)
+    count = np.zeros(len(player), dtype=np.int32)
+    for corner, x in CORNER_X:
+        open_corner = ((empty >> U64(corner)) & U64(1)).astype(np.int32)
+        count += open_corner * (((player >> U64(x)) & U64(1)).astype(np.int32)
+                                - ((opponent >> U64(x)) & U64(1)).astype(np.int32))
+    return count
+
+
 def popcount(bits):
     return np.bitwise_count(bits).astype(np.int32)
 

@@ -3,6 +3,7 @@
 
     .venv/bin/python tools/training_data.py --games 200               # a small run: ~10,600 positions
     .venv/bin/python tools/training_data.py --games 20000 --seed 1    # the full run (>= 1,000,000 positions)
+    .venv/bin/python tools/training_data.py --anti --games 4000       # Anti-Othello, into build/training-anti
     make training-data GAMES=20000                                    # the same through make
 
 What it does (docs/PLAYER.md, "Training"):
@@ -94,8 +95,9 @@ def game_plan(seed, index, balanced):
 
 def worker_code(games, settings):
     header = ("GAMES = %r\nEXACT_EMPTIES = %d\nSEARCH_NODES = %d\nMAX_DEPTH = %d\nEPSILON = %d\n"
-              "SOLVER_TABLE_BITS = %d\n") % (
-        games, settings["exact_empties"], settings["search_nodes"], SEARCH_MAX_DEPTH, EPSILON, SOLVER_TABLE_BITS)
+              "SOLVER_TABLE_BITS = %d\nANTI = %r\n") % (
+        games, settings["exact_empties"], settings["search_nodes"], SEARCH_MAX_DEPTH, EPSILON, SOLVER_TABLE_BITS,
+        settings.get("anti", False))
     return header + WORKER.read_text()
 
 
@@ -334,14 +336,18 @@ def main(argv=None):
     parser.add_argument("--test-percent", type=whole_number(1, 50), default=5, help="held-out share (default 5%%)")
     parser.add_argument("--jobs", type=JOBS, default=os.cpu_count() or 1,
                         help="MicroPython processes at once (default: one per CPU)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="data directory (default build/training)")
+    parser.add_argument("--anti", action="store_true",
+                        help="Anti-Othello games, labelled as Anti-Othello scores (default: Othello)")
+    parser.add_argument("--out", type=Path, help="data directory (default build/training, build/training-anti)")
     parser.add_argument("--fresh", action="store_true", help="throw away the data in --out first")
     args = parser.parse_args(argv)
     settings = {"games": args.games, "seed": args.seed, "exact_empties": args.exact_empties,
                 "search_nodes": args.search_nodes, "chunk_games": args.chunk_games, "epsilon": EPSILON,
                 "format": CHUNK_FORMAT,
                 "test_percent": args.test_percent}
-    out = args.out
+    if args.anti:
+        settings["anti"] = True  # only then: data made before Anti-Othello was added keeps its settings
+    out = args.out or (DEFAULT_OUT.with_name(DEFAULT_OUT.name + "-anti") if args.anti else DEFAULT_OUT)
     try:
         if args.fresh and out.exists():
             for path in list((out / "chunks").glob("chunk-*")) + [out / name for name in

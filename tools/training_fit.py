@@ -37,15 +37,19 @@ TOOLS = Path(__file__).resolve().parent
 REPO = TOOLS.parent
 sys.path[:0] = [str(TOOLS), str(REPO / "firmware")]
 
+import evaluation_file  # noqa: E402
 import training_boards as boards  # noqa: E402
 from cli.values import whole_number  # noqa: E402
 
 PATTERN_DIR = TOOLS / "patterns"
 DEFAULT_DATA = REPO / "build" / "training"
 BUDGET_BYTES = 40 * 1024  # tables held in RAM per phase on the Pico (issue 14)
-ENTRY_UNITS = 8  # a stored entry is 1/8 disc ...
-ENTRY_LIMIT = 127  # ... in a signed byte
-FEATURES = ("mobility", "opponent_mobility", "parity")
+ENTRY_LIMIT = 127  # a stored entry is a signed byte
+# The scalar features a set may use, in the order of the device's weights (player/evaluation.py SCALARS; the
+# bias, always there, is the last of them).
+FEATURES = ("mobility", "opponent_mobility", "potential_mobility", "opponent_potential_mobility", "x_squares",
+            "discs", "parity")
+DEVICE_SCALARS = FEATURES + ("bias",)
 MAX_PATTERN_SQUARES = 12  # 3**12 fillings: beyond that a table is far too big to fit anyway
 
 
@@ -78,7 +82,29 @@ class Pattern:
                 stabiliser.append([squares.index(square) for square in image])
             if all(set(image) != set(other) for other in self.images):
                 self.images.append(image)
-        self.entry, self.entries = fold(len(squares), stabiliser)
+        self.roles = roles(len(squares), stabiliser)
+        if self.roles is None:
+            self.entry, self.entries = fold(len(squares), stabiliser)
+        else:
+            self.entry, self.entries = pair_numbering(len(squares), self.roles)
+
+
+def roles(length, permutations):
+    """(fixed, first, second) places of a pattern that at most one symmetry besides the identity maps onto itself.
+
+    That symmetry leaves the `fixed` places where they are and swaps each place of `first` with the place of
+    `second` at the same position (first[i] < second[i]). None for a pattern with more symmetries.
+    """
+    others = []
+    for permutation in permutations:
+        if permutation != list(range(length)) and permutation not in others:
+            others.append(permutation)
+    if len(others) > 1:
+        return None
+    swap = others[0] if others else list(range(length))
+    fixed = [place for place in range(length) if swap[place] == place]
+    first = [place for place in range(length) if swap[place] > place]
+    return fixed, first, [swap[place] for place in first]
 
 
 def fold(length, permutations):
@@ -95,6 +121,34 @@ def fold(length, permutations):
         smallest = np.minimum(smallest, digits[:, permutation] @ powers)
     _, entry = np.unique(smallest, return_inverse=True)
     return entry.astype(np.int32), int(entry.max()) + 1
+
+
+def pair_numbering(length, places):
+    """(raw index -> entry number, entry count) as the device numbers a filling (player/evaluation.py).
+
+    A group of places reads as a base-3 number, its first place the least significant. A pattern whose
+    symmetry swaps `first` and `second` (an edge read backwards) is numbered by the value f of its fixed
+    places and the unordered pair of values {a, b} of its two groups: with H = 3**len(first), high the larger
+    and low the smaller of a and b, f * H * (H + 1) // 2 + high * (high + 1) // 2 + low; both readings get the
+    same number and every other filling another. Without such a symmetry the number is f (every place fixed).
+    """
+    fixed, first, second = places
+    count = 3 ** length
+    digits = np.zeros((count, length), dtype=np.int64)
+    value = np.arange(count)
+    for position in range(length - 1, -1, -1):  # raw indices: the first place most significant (pattern_index)
+        digits[:, position] = value % 3
+        value //= 3
+
+    def number(group):
+        return digits[:, group] @ (3 ** np.arange(len(group))) if group else np.zeros(count, dtype=np.int64)
+
+    a, b = number(first), number(second)
+    high, low = np.maximum(a, b), np.minimum(a, b)
+    half = 3 ** len(first)
+    pairs = half * (half + 1) // 2
+    entry = number(fixed) * pairs + high * (high + 1) // 2 + low
+    return entry.astype(np.int32), 3 ** len(fixed) * pairs
 
 
 class PatternSet:
@@ -127,14 +181,16 @@ class PatternSet:
 
     def scalars(self, player, opponent, empties):
         """float (positions x features + 1): the scalar features, then 1 for the bias."""
-        values = []
-        for name in self.features:
-            if name == "mobility":
-                values.append(boards.popcount(boards.legal_moves(player, opponent)))
-            elif name == "opponent_mobility":
-                values.append(boards.popcount(boards.legal_moves(opponent, player)))
-            else:
-                values.append(empties.astype(np.int32) & 1)
+        compute = {
+            "mobility": lambda: boards.popcount(boards.legal_moves(player, opponent)),
+            "opponent_mobility": lambda: boards.popcount(boards.legal_moves(opponent, player)),
+            "potential_mobility": lambda: boards.potential_mobility(player, opponent),
+            "opponent_potential_mobility": lambda: boards.potential_mobility(opponent, player),
+            "x_squares": lambda: boards.x_squares(player, opponent),
+            "discs": lambda: boards.popcount(player) - boards.popcount(opponent),
+            "parity": lambda: empties.astype(np.int32) & 1,
+        }
+        values = [compute[name]() for name in self.features]
         values.append(np.ones(len(player), dtype=np.int32))
         return np.stack(values, axis=1).astype(np.float64)
 
@@ -202,10 +258,11 @@ def least_squares(design, target, ridge, iterations):
     return x
 
 
-def quantised(x, entries):
-    """The tables as the device would store them (1/8 disc, a signed byte); scalar weights kept."""
+def quantised(x, entries, unit_shift):
+    """The tables as the device stores them (1/2**unit_shift disc, a signed byte); scalar weights kept."""
     q = x.copy()
-    q[:entries] = np.clip(np.round(x[:entries] * ENTRY_UNITS), -ENTRY_LIMIT, ENTRY_LIMIT) / ENTRY_UNITS
+    units = 1 << unit_shift
+    q[:entries] = np.clip(np.round(x[:entries] * units), -ENTRY_LIMIT, ENTRY_LIMIT) / units
     return q
 
 
@@ -220,21 +277,23 @@ def load(data_dir, name):
     path = Path(data_dir) / (name + ".npz")
     try:
         with np.load(path) as data:
-            return {key: data[key] for key in ("player", "opponent", "empties", "score", "exact")}
+            found = {key: data[key] for key in ("player", "opponent", "empties", "score", "exact")}
+            found["result"] = data["result"] if "result" in data.files else found["score"]
+            return found
     except FileNotFoundError:
         raise FitError("%s not found: make the data first (make training-data, or tools/training_data.py)" % path)
     except (ValueError, KeyError, OSError) as error:
         raise FitError("%s is not training data (%s): make it again with tools/training_data.py" % (path, error))
 
 
-def shipped_evaluation(player, opponent):
-    """The shipped evaluation's scores (discs) of positions: the yardstick the fit is compared with."""
+def shipped_evaluation(player, opponent, path=None, anti=False):
+    """The scores (discs) of positions by a weight file (default: the shipped one): the yardstick of the fit."""
     from othello.geometry import geometry
     from othello.kernel import Kernel
     from player.evaluation import DISC, PatternEvaluator
 
     kernel = Kernel(geometry(8), 4)
-    evaluator = PatternEvaluator(8)
+    evaluator = PatternEvaluator(8, anti, path=None if path is None else str(path))
     scores = np.zeros(len(player))
     for i in range(len(player)):
         kernel.set_root(int(player[i]), int(opponent[i]))
@@ -246,7 +305,14 @@ def rms(errors):
     return float(np.sqrt(np.mean(errors ** 2))) if len(errors) else float("nan")
 
 
-def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sys.stderr):
+def training_labels(data, result_weight):
+    """What the fit learns: exact scores where there are, else the search's score blended with the game's result."""
+    blended = (1 - result_weight) * data["score"] + result_weight * data["result"]
+    return np.where(data["exact"], data["score"], blended).astype(np.float64)
+
+
+def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sys.stderr, result_weight=0.0,
+        unit_shift=3, baseline=None, anti=False):
     """Fit every phase; returns a list of per-phase result dicts and the held-out predictions.
 
     The predictions (the fit's, the rounded tables', the shipped evaluation's) are arrays over the
@@ -270,15 +336,16 @@ def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sy
             continue
         started = time.monotonic()
         design = Design(sets["train"][0][rows], sets["train"][1][rows], pattern_set.table_entries)
-        x = least_squares(design, train["score"][rows].astype(np.float64), ridge, iterations)
+        x = least_squares(design, training_labels(train, result_weight)[rows], ridge, iterations)
         result["train_rms"] = rms(Design(sets["train"][0][own], sets["train"][1][own], design.entries).times(x)
                                   - train["score"][own])
         held = Design(sets["test"][0][test_rows], sets["test"][1][test_rows], design.entries)
         labels = test["score"][test_rows]
         exact = test["exact"][test_rows]
-        shipped = shipped_evaluation(test["player"][test_rows], test["opponent"][test_rows])
+        shipped = shipped_evaluation(test["player"][test_rows], test["opponent"][test_rows], baseline, anti)
         predictions["shipped"][test_rows] = shipped
-        for label, name, model in (("", "fit", x), ("q_", "q", quantised(x, design.entries))):
+        result["model"] = x
+        for label, name, model in (("", "fit", x), ("q_", "q", quantised(x, design.entries, unit_shift))):
             predicted = held.times(model)
             predictions[name][test_rows] = predicted
             errors = predicted - labels
@@ -357,6 +424,54 @@ def report(pattern_set, results, predictions, train, test, settings, seconds):
     return "\n".join(lines) + "\n"
 
 
+def phase_map(width, squares=64):
+    """bytearray: the phase of each number of empty squares, for the device (phases(width))."""
+    found = bytearray(squares + 1)
+    for phase, (first, last) in enumerate(phases(width)):
+        for empties in range(first, min(last, squares) + 1):
+            found[empties] = phase
+    return found
+
+
+def device_patterns(pattern_set):
+    """The set's patterns as the device reads them (tools/evaluation_file.py), or FitError if one cannot be."""
+    found = []
+    for pattern in pattern_set.patterns:
+        if pattern.roles is None:
+            raise FitError("pattern %s has more than one symmetry onto itself: the device cannot number it" %
+                           pattern.name)
+        fixed, first, second = pattern.roles
+        order = fixed + first + second
+        found.append(evaluation_file.Pattern(len(fixed), len(first),
+                                              [[image[place] for place in order] for image in pattern.images]))
+    return found
+
+
+def write_weights(path, pattern_set, results, width, unit_shift):
+    """The fitted phases as a weight file (firmware/player/evaluation.py); returns its length in bytes."""
+    entries = pattern_set.table_entries
+    weights, tables = [], []
+    for result in results:
+        if "model" not in result:
+            raise FitError("phase %d-%d empties has no training positions: nothing to write" % result["empties"])
+        x = result["model"]
+        scalars = dict(zip(pattern_set.features + ["bias"], x[entries:]))
+        weights.append([scalars.get(name, 0.0) for name in DEVICE_SCALARS])
+        tables.append(x[:entries])
+    return evaluation_file.write(path, 8, phase_map(width), device_patterns(pattern_set), weights, tables,
+                                 unit_shift)
+
+
+def fraction(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError("must be a number from 0 to 1, not %s" % text)
+    return value
+
+
 def ridge_value(text):
     try:
         value = float(text)
@@ -371,7 +486,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--patterns", type=pattern_file, default=PATTERN_DIR / "pico.json",
                         help="pattern set: a name in tools/patterns/ (pico, edax, edges) or a JSON file")
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data directory (default build/training)")
+    parser.add_argument("--anti", action="store_true",
+                        help="Anti-Othello data (default directory build/training-anti; the yardstick is eval8a.bin)")
+    parser.add_argument("--data", type=Path, help="data directory (default build/training or build/training-anti)")
     parser.add_argument("--phase-empties", type=whole_number(1, 61), default=6,
                         help="empty squares a phase spans (default 6: 10 phases)")
     parser.add_argument("--overlap", type=whole_number(0, 10), default=2,
@@ -379,20 +496,36 @@ def main(argv=None):
     parser.add_argument("--ridge", type=ridge_value, default=5.0, help="ridge on the table entries (default 5)")
     parser.add_argument("--iterations", type=whole_number(1, 10000), default=300,
                         help="conjugate-gradient steps a phase at most (default 300)")
+    parser.add_argument("--result-weight", type=fraction, default=0.0,
+                        help="weight of the game's result against the search's score in a label (0 to 1, default 0)")
+    parser.add_argument("--unit-shift", type=whole_number(0, 6), default=3,
+                        help="a table entry is stored in 1/2**N disc (default 3: 1/8 disc, up to 15.9 discs)")
+    parser.add_argument("--baseline", type=Path,
+                        help="the weight file to compare with (default the shipped eval8.bin, or eval8a.bin)")
     parser.add_argument("--report", type=Path, help="report file (default DATA/fit-<set>.txt)")
+    parser.add_argument("--write", type=Path, metavar="FILE",
+                        help="write the fitted evaluation as a weight file (firmware/player/eval8.bin to ship it)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:
         pattern_set = PatternSet(args.patterns)
-        train, test = load(args.data, "train"), load(args.data, "test")
+        data = args.data or (DEFAULT_DATA.with_name(DEFAULT_DATA.name + "-anti") if args.anti else DEFAULT_DATA)
+        train, test = load(data, "train"), load(data, "test")
+        if args.write:
+            device_patterns(pattern_set)  # refused before the fit, not after it
         results, predictions = fit(pattern_set, train, test, args.phase_empties, args.overlap, args.ridge,
-                                   args.iterations)
+                                   args.iterations, result_weight=args.result_weight, unit_shift=args.unit_shift,
+                                   baseline=args.baseline, anti=args.anti)
+        if args.write:
+            written = write_weights(args.write, pattern_set, results, args.phase_empties, args.unit_shift)
+            sys.stderr.write("wrote %s (%d bytes)\n" % (args.write, written))
     except FitError as error:
         sys.stderr.write("training_fit: %s\n" % error)
         return 1
-    settings = {"phase-empties": args.phase_empties, "overlap": args.overlap, "ridge": args.ridge}
+    settings = {"phase-empties": args.phase_empties, "overlap": args.overlap, "ridge": args.ridge,
+                "result-weight": args.result_weight, "unit-shift": args.unit_shift}
     text = report(pattern_set, results, predictions, train, test, settings, time.monotonic() - started)
-    target = args.report or args.data / ("fit-%s.txt" % pattern_set.name)
+    target = args.report or data / ("fit-%s.txt" % pattern_set.name)
     target.write_text(text)
     sys.stdout.write(text)
     sys.stderr.write("report written to %s\n" % target)

@@ -8,6 +8,7 @@ The host prepends the settings as globals:
     MAX_DEPTH = 14          # ... and its deepest iteration
     EPSILON = 8             # percent of the moves after the opening played at random (for variety)
     SOLVER_TABLE_BITS = 16
+    ANTI = False            # Anti-Othello: fewer discs win (the search, the solver and the result say so)
 
 Each game starts from its opening, plays its random plies, then the player
 itself: every position is searched (the player's own midgame search, the
@@ -29,6 +30,7 @@ import sys
 from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms
 from othello.scoring import disc_difference
+from othello.variant import Variant
 from othello.kernels import make_kernel
 from player.endgame_viper import ViperSolver
 from player.engine import Random
@@ -41,7 +43,7 @@ SEARCH_TABLE_BITS = 16  # the host's heap holds a big table: deeper searches for
 
 def play(game_index, seed, opening, random_plies, searcher, solver):
     rng = Random(seed)
-    board = Board.from_position(opening)
+    board = Board.from_position(opening, Variant(anti=ANTI))
     for _ in range(random_plies):
         moves = board.legal_squares()
         if not moves:
@@ -59,7 +61,7 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
         empties = board.empties()
         started = ticks_ms()
         if empties <= EXACT_EMPTIES:
-            score, square = solver.solve(player, opponent)
+            score, square = solver.solve(player, opponent, ANTI)
             kind = "exact"
         else:
             searcher.set_root(player, opponent)
@@ -80,8 +82,8 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
 
 def main():
     board = Board()
-    searcher = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SEARCH_TABLE_BITS))
-    searcher.evaluator = PatternEvaluator(8)
+    searcher = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SEARCH_TABLE_BITS), ANTI)
+    searcher.evaluator = PatternEvaluator(8, ANTI)
     searcher.fast = ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
     solver = ViperSolver(board.geometry, max(EXACT_EMPTIES, 1), SOLVER_TABLE_BITS)
     for index, (seed, opening, random_plies) in enumerate(GAMES):

@@ -59,7 +59,6 @@ class Kernel:
             (1 << last, 1 << (last - n - 1)),
         )
         self._words = (n * n + 31) // 32
-        self._edges = [0, 0, 0, 0]
 
     def set_root(self, player, opponent):
         self.players[0] = player
@@ -219,13 +218,12 @@ class Kernel:
         return total
 
     def features(self, ply, out):
-        """Everything the player's evaluation reads, in one call (the viper twin makes it one fast one):
+        """The player's evaluation's scalar features, in one call (the viper twin makes it one fast one):
 
             out[0] mobility               out[4] x_squares
             out[1] opponent_mobility      out[5] discs - opponent_discs
             out[2] potential_mobility     out[6] empties
             out[3] opponent_potential_mobility
-            out[7..10] edge_indices
         """
         out[0] = self.mobility(ply)
         out[1] = self.opponent_mobility(ply)
@@ -234,11 +232,14 @@ class Kernel:
         out[4] = self.x_squares(ply)
         out[5] = self.discs(ply) - self.opponent_discs(ply)
         out[6] = self.empties(ply)
-        self.edge_indices(ply, self._edges)
-        out[7] = self._edges[0]
-        out[8] = self._edges[1]
-        out[9] = self._edges[2]
-        out[10] = self._edges[3]
+
+    def cells(self, ply, out):
+        """out[square] = 1 for a disc of the side to move, 2 for the other side's, 0 for an empty square
+        (out: a bytearray of the board's squares), what the evaluation's patterns read."""
+        player = self.players[ply]
+        opponent = self.opponents[ply]
+        for square in range(self.geometry.squares):
+            out[square] = (player >> square & 1) | (opponent >> square & 1) << 1
 
 
 def _edge_number(halves, far, mine, theirs):

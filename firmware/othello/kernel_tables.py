@@ -4,7 +4,7 @@ They live apart from kernel.py so that the device, which runs the viper
 kernel, never loads the plain one.
 """
 
-FEATURE_COUNT = 11  # the numbers Kernel.features() writes
+FEATURE_COUNT = 7  # the numbers Kernel.features() writes
 
 # Odd multipliers below 2**29, so that on MicroPython's unix port a 32-bit word
 # times one stays a small int; one per 32-bit word (4 words cover 10x10).
@@ -15,7 +15,7 @@ FINAL_MULTIPLIER = 0x1CC9E2D5
 _EDGE_HALVES = {}
 
 
-def _read_places(size):
+def read_places(size):
     """The places of an edge (0 = its lower-numbered corner) that its pattern reads.
 
     Every place but the middle two of a 10-square edge: reading four squares
@@ -29,7 +29,7 @@ def _read_places(size):
 
 def edge_number_count(size):
     """How many pattern numbers edge_indices gives on a size x size board: E * (E + 1) // 2, E = 3**half."""
-    half_values = 3 ** (len(_read_places(size)) // 2)
+    half_values = 3 ** (len(read_places(size)) // 2)
     return half_values * (half_values + 1) // 2
 
 
@@ -46,7 +46,7 @@ def edge_half_table(size):
     """
     found = _EDGE_HALVES.get(size)
     if found is None:
-        places = _read_places(size)
+        places = read_places(size)
         last = len(places) - 1
         found = bytearray(2 << size)
         for bits in range(1 << size):

@@ -648,7 +648,7 @@ class ViperKernel:
 
     @micropython.viper
     def features(self, ply: int, out):
-        """Kernel.features in one call: mobility, potentials, X-squares, disc difference, empties, edges."""
+        """Kernel.features in one call: mobility, potentials, X-squares, disc difference, empties."""
         pos = self._pos
         geo = self._geo
         at = ply << 2
@@ -673,10 +673,16 @@ class ViperKernel:
         fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
         n = int(((fl * 0x01010101) & full) >> 24)
         out[6] = n - mine - theirs
-        scratch = self._scratch
-        _edges(pos, at, self._edge_halves, scratch)
-        s = ptr32(scratch)
-        out[7] = int(s[0])
-        out[8] = int(s[1])
-        out[9] = int(s[2])
-        out[10] = int(s[3])
+
+    @micropython.viper
+    def cells(self, ply: int, out):
+        """Kernel.cells: out[square] = 1 for the mover's disc, 2 for the opponent's, 0 empty (a bytearray of 64)."""
+        pos = ptr32(self._pos)
+        cell = ptr8(out)
+        at = ply << 2
+        square = 0
+        while square < 64:
+            word = at + (square >> 5)
+            bit = square & 31
+            cell[square] = ((uint(pos[word]) >> bit) & 1) | (((uint(pos[word + 2]) >> bit) & 1) << 1)
+            square += 1

@@ -3,35 +3,57 @@
 Scores are integers in 1/16 of a disc (DISC = 16) from the side to move's
 view, so a search adds and compares small ints and never allocates.
 
-PatternEvaluator (the real one) is linear in what the kernel's features()
-reports, with one set of weights for each phase of the game:
+PatternEvaluator (the real one) is linear, with one set of weights for each
+phase of the game (a phase is a range of empty squares):
 
     score = w_mobility * mobility + w_opp_mobility * opponent mobility
           + potential mobility terms (empty squares next to the other side)
           + w_x * X-squares next to an empty corner + w_discs * disc difference
           + w_parity * (1 if the side to move gets the last move) + w_bias
-          + edge[top] + edge[bottom] + edge[left] + edge[right]
+          + the sum, over every image of every pattern, of its table entry
 
-The edge tables give a value to each way an edge can be filled, which
-covers corners, C-squares, wedges and edge stability. An edge and its mirror
-image are worth the same, so a table holds one byte per pattern number of
-Kernel.edge_indices, which gives both the same number: 3321 entries for the
-3**8 fillings of 8 squares, 378 for the 3**6 of 6 on 6x6.
-The weights are fitted by tools/train_evaluation.py from self-play games and
-shipped as eval*.bin files next to this module (docs/PLAYER.md: how to
-rebuild them); they are read with readinto straight into their arrays, so
-loading makes no temporary copy. The four 8x8 edge tables (one per phase,
-3.3 KB each) are not all held: two buffers hold the phases in use and a
-table is read from the file when the game reaches its phase. On 8x8 a phase
-spans at least 15 empty squares, more than a search looks ahead, so a
-search touches at most two neighbouring phases and a game reads each table
-about once. That leaves 6.5 KB more heap for the rest of a game. Without a
-file the hand-set DEFAULT_WEIGHTS below are used (and no edge tables).
+A pattern is a group of squares (an edge, a corner's 3x3 block, a diagonal):
+each way of filling it has a value in the pattern's table, learnt from
+positions (Logistello's, Edax's and Egaroucid's model; docs/PLAYER.md,
+"Evaluation"). The images of a pattern under the board's symmetries share
+one table. Where a symmetry maps a pattern onto itself (an edge read from
+the other corner), the two readings of a filling share one entry: the
+pattern's squares are stored as `fixed` places, which that symmetry leaves
+where they are, and two groups `first` and `second` that it swaps. Each
+group reads as a base-3 number (a square counts 0 empty, 1 for the side to
+move, 2 for the other side; the group's first square the least
+significant); with H = 3**len(first), high the larger and low the smaller of
+the two groups' numbers, a filling's entry is
 
-Which file serves which board: 6x6 boards read eval6*.bin (edges of 6
-squares), 8x8 and 10x10 boards eval8*.bin (10x10 edges are read as their
-four squares at each end, see Kernel.edge_indices). Anti-Othello has its own
-weights (eval*a.bin): the features are the same, what they are worth is not.
+    fixed * H * (H + 1) // 2 + high * (high + 1) // 2 + low
+
+(tools/training_fit.py numbers them the same way). A pattern without such a
+symmetry has only fixed places.
+
+The weights live in eval*.bin files next to this module, made by
+tools/training_fit.py (docs/PLAYER.md says how) and read with readinto, no
+temporary copy. The file says which phase each number of empty squares
+belongs to, and holds one set of tables per phase; only the current phase's
+tables are in memory, read from the file when the game (or a search's
+leaves) reaches another phase. The file, version 4, little-endian:
+
+    header, 16 bytes: b"OTEV", version, board size, phases, scalar weights a
+        phase (SCALARS), patterns, pattern images, table unit shift (an entry
+        byte b is worth (b - 128) / 2**shift discs), a spare byte, the bytes
+        of one phase's tables (u32)
+    the phase of each number of empty squares, 0 to size * size (a byte each)
+    each pattern: fixed places, places in each group, images; then each
+        image's squares: fixed, first, second (a byte each)
+    the scalar weights, SCALARS a phase in 1/256 disc (int16)
+    the tables, phase by phase: each pattern's entries in the order above
+
+The viper search (player/search_viper.py) has the shipped 8x8 layout built
+in and evaluates its leaves itself; `layout` (the pattern section's bytes)
+tells it whether a file has that layout.
+
+Which file serves which board: eval<size>.bin, eval<size>a.bin for
+Anti-Othello (the features are the same, what they are worth is not).
+Without a file, the hand-set DEFAULT_WEIGHTS below serve, without tables.
 
 SquareEvaluator is the classic static square table (corners good, X-squares
 bad), used by the weaker levels and the positional baseline player.
@@ -39,45 +61,28 @@ bad), used by the weaker levels and the positional baseline player.
 
 from array import array
 
-from othello.kernel_tables import edge_number_count
+from othello.kernel_tables import FEATURE_COUNT
 
 DISC = 16  # evaluation units per disc
-WEIGHT_SHIFT = 4  # feature weights are stored in 1/256 disc: >> 4 gives 1/16
-EDGE_SCALE = 32  # edge table entries are in 1/8 disc: * 32 gives 1/256
-EDGE_OFFSET = 128  # ... stored as value + 128 in one unsigned byte (a bytearray needs no conversion)
+WEIGHT_SHIFT = 4  # sums are in 1/256 disc: >> 4 gives 1/16
+TABLE_OFFSET = 128  # a table entry is stored as value + 128 in one unsigned byte
 
-FEATURE_BUCKETS = 8  # phases for the feature weights
-EDGE_BUCKETS = 4  # phases for the edge tables (they cost 3321 bytes each on 8x8)
-WEIGHTS_PER_BUCKET = 8  # mobility, opp. mobility, potential, opp. potential, x-squares, discs, parity, bias
-FEATURE_COUNT = 11  # what Kernel.features() writes
+# The scalar weights of a phase, in this order; the bias is always the last.
+SCALARS = 8  # mobility, opp. mobility, potential, opp. potential, x-squares, discs, parity, bias
 
 MAGIC = b"OTEV"
-VERSION = 3  # edge tables of one entry per pattern number (version 2 had one per filling: 3**8 on 8x8)
-HEADER_SIZE = 16  # magic, version, edge length, buckets, weights per bucket, edge entries (u32), spare
-NO_PHASE = EDGE_BUCKETS  # what an edge buffer holds before its first read
+VERSION = 4
+HEADER_SIZE = 16
+NO_PHASE = 255  # what the table buffer holds before its first read
 
 # Hand-set starting point (1/256 disc per unit of feature), the same for every
-# phase: used when no weight file is present, and by the training tool as the
-# player for its first generation of self-play games.
+# phase: used when no weight file is present.
 DEFAULT_WEIGHTS = (40, -40, -12, 12, -500, 0, 60, 0)
 DEFAULT_ANTI_WEIGHTS = (40, -40, -12, 12, 300, -64, 60, 0)
 
 
-def phase_table(squares, buckets):
-    """bytearray: number of empty squares -> phase bucket (0 = the end of the game)."""
-    table = bytearray(squares + 1)
-    for empties in range(squares + 1):
-        table[empties] = min(buckets - 1, empties * buckets // (squares - 3))
-    return table
-
-
-def edge_length(size):
-    """The number of squares an edge pattern reads on a size x size board."""
-    return 6 if size == 6 else 8
-
-
 def weights_file(size, anti):
-    return "eval%d%s.bin" % (edge_length(size), "a" if anti else "")
+    return "eval%d%s.bin" % (size, "a" if anti else "")
 
 
 def _data_dir():
@@ -86,22 +91,26 @@ def _data_dir():
     return here[:cut] if cut >= 0 else "."
 
 
+def _u32(data, at):
+    return data[at] | data[at + 1] << 8 | data[at + 2] << 16 | data[at + 3] << 24
+
+
 class PatternEvaluator:
-    """The trained evaluation; `loads` counts the edge tables read from the file so far."""
+    """The trained evaluation; `loads` counts the phases' tables read from the file so far."""
 
     def __init__(self, size, anti=False, path=None):
         self.size = size
         self.anti = bool(anti)
-        self.edge_entries = edge_number_count(size)
-        squares = size * size
-        self.feature_phase = phase_table(squares, FEATURE_BUCKETS)
-        self.edge_phase = phase_table(squares, EDGE_BUCKETS)
+        self.squares = size * size
         self.features = [0] * FEATURE_COUNT
-        self.weights = array("h", bytes(2 * FEATURE_BUCKETS * WEIGHTS_PER_BUCKET))
-        self.header_buffer = bytearray(HEADER_SIZE)  # read into at every check of the file
-        self.edge_buffers = None  # two tables' room, or None without a file
-        self.buffer_phase = [NO_PHASE, NO_PHASE]  # the phase each buffer holds
-        self.edges = None  # the table of the phase last evaluated (one of edge_buffers)
+        self.cells = bytearray(self.squares)  # what Kernel.cells writes
+        self.header = bytearray(HEADER_SIZE)  # read into at every check of the file
+        self.phase_of = bytearray(self.squares + 1)  # empty squares -> phase
+        self.weights = array("h", bytes(2 * SCALARS))
+        self.layout = b""  # the pattern section of the file
+        self.images = ()  # per image: (table offset, H * (H + 1) // 2, fixed, first, second squares)
+        self.table = None  # the current phase's tables, or None without a file
+        self.table_shift = 0  # an entry's byte (minus TABLE_OFFSET) << table_shift is in 1/256 disc
         self.phase = NO_PHASE
         self.loads = 0
         if path is None:
@@ -109,7 +118,7 @@ class PatternEvaluator:
         self.source = self._load(path)
 
     def _load(self, path):
-        """Check the weight file at `path` and read its feature weights; DEFAULT_WEIGHTS if there is none.
+        """Check the weight file at `path` and read what stays in memory; DEFAULT_WEIGHTS if there is none.
 
         A file that exists but does not fit this board, or is cut short, raises
         ValueError naming it now, so a bad file never shows up mid-search.
@@ -120,75 +129,123 @@ class PatternEvaluator:
             self.set_weights(DEFAULT_ANTI_WEIGHTS if self.anti else DEFAULT_WEIGHTS)
             return "defaults"
         with stream:
-            self._check_header(stream, path)
+            phases, patterns, table_bytes = self._check_header(stream, path)
+            if stream.readinto(self.phase_of) != len(self.phase_of) or max(self.phase_of) >= phases:
+                raise ValueError("%s is truncated or damaged" % path)
+            self.layout = self._read_layout(stream, path, patterns, table_bytes)
+            self.weights = array("h", bytes(2 * SCALARS * phases))
             if stream.readinto(self.weights) != 2 * len(self.weights):
                 raise ValueError("%s is truncated" % path)
-            if stream.seek(0, 2) < self._table_offset(EDGE_BUCKETS):
-                raise ValueError("%s is truncated" % path)
-        self.edge_buffers = (bytearray(self.edge_entries), bytearray(self.edge_entries))
+            self.tables_at = stream.tell()
+            if stream.seek(0, 2) != self.tables_at + phases * table_bytes:
+                raise ValueError("%s is truncated or too long" % path)
+        self.table = bytearray(table_bytes)
         return path
 
     def _check_header(self, stream, path):
-        header = self.header_buffer
+        """(phases, patterns, table bytes a phase) from the header; ValueError if the file is not for this board."""
+        header = self.header
         if stream.readinto(header) != HEADER_SIZE or not header.startswith(MAGIC) or header[4] != VERSION:
             raise ValueError("%s is not a version %d evaluation file" % (path, VERSION))
-        entries = header[8] | header[9] << 8 | header[10] << 16 | header[11] << 24
-        if (header[5] != edge_length(self.size) or header[6] != FEATURE_BUCKETS
-                or header[7] != WEIGHTS_PER_BUCKET or entries != self.edge_entries):
+        if header[5] != self.size or header[7] != SCALARS or not header[6] or header[10] > 8:
             raise ValueError("%s was made for another board or layout" % path)
+        self.table_shift = 8 - header[10]
+        return header[6], header[8], _u32(header, 12)
 
-    def _table_offset(self, phase):
-        return HEADER_SIZE + 2 * len(self.weights) + phase * self.edge_entries
+    def _read_layout(self, stream, path, patterns, table_bytes):
+        """The pattern section's bytes; fills self.images."""
+        layout = bytearray()
+        images = []
+        offset = 0
+        for _ in range(patterns):
+            head = stream.read(3)
+            if len(head) != 3:
+                raise ValueError("%s is truncated" % path)
+            fixed, half, count = head[0], head[1], head[2]
+            places = fixed + 2 * half
+            squares = stream.read(count * places)
+            if len(squares) != count * places or (squares and max(squares) >= self.squares):
+                raise ValueError("%s is truncated or damaged" % path)
+            layout += head
+            layout += squares
+            pairs = 3 ** half * (3 ** half + 1) // 2
+            for image in range(count):
+                at = image * places
+                images.append((offset, pairs, squares[at:at + fixed], squares[at + fixed:at + fixed + half],
+                               squares[at + fixed + half:at + places]))
+            offset += 3 ** fixed * pairs
+        if offset != table_bytes:
+            raise ValueError("%s: its patterns need %d table bytes a phase, not %d" % (path, offset, table_bytes))
+        self.images = tuple(images)
+        return bytes(layout)
 
-    def set_weights(self, per_bucket):
-        """Use the same 8 feature weights in every phase and no edge tables (the hand-set evaluation)."""
-        for bucket in range(FEATURE_BUCKETS):
-            for i in range(WEIGHTS_PER_BUCKET):
-                self.weights[bucket * WEIGHTS_PER_BUCKET + i] = per_bucket[i]
-        self.edge_buffers = None
-        self.edges = None
+    def set_weights(self, weights):
+        """Use the same SCALARS weights in every phase and no tables (the hand-set evaluation)."""
+        self.weights = array("h", weights)
+        for empties in range(len(self.phase_of)):
+            self.phase_of[empties] = 0
+        self.table = None
+        self.layout = b""
+        self.images = ()
 
-    def _use_phase(self, phase):
-        """Make `phase`'s edge table current and return it.
-
-        The current buffer is the one used last, so the other one is the one
-        to reuse: it either holds `phase` already or the table is read into it.
-        """
-        spare = 1 if self.edges is self.edge_buffers[0] else 0
-        table = self.edge_buffers[spare]
-        if self.buffer_phase[spare] != phase:
-            self.buffer_phase[spare] = NO_PHASE  # until the read below has filled it
+    def use_phase(self, phase):
+        """Make `phase`'s tables the current ones (read from the file unless they are already)."""
+        if phase != self.phase and self.table is not None:
             path = self.source
             try:
                 stream = open(path, "rb")
-            except OSError:
+            except OSError:  # the buffer still holds its phase
                 raise OSError("%s, read when the player started, cannot be opened now" % path)
+            table = self.table
             with stream:
                 self._check_header(stream, path)  # the file may have been replaced since
-                stream.seek(self._table_offset(phase))
-                if stream.readinto(table) != self.edge_entries:
+                stream.seek(self.tables_at + phase * len(table))
+                self.phase = NO_PHASE  # until the read has filled the buffer
+                if stream.readinto(table) != len(table):
                     raise ValueError("%s is truncated" % path)
-            self.buffer_phase[spare] = phase
             self.loads += 1
-        self.edges = table
         self.phase = phase
-        return table
 
     def evaluate(self, kernel, ply):
         f = self.features
         kernel.features(ply, f)
         empties = f[6]
+        phase = self.phase_of[empties]
         w = self.weights
-        at = self.feature_phase[empties] * WEIGHTS_PER_BUCKET
+        at = phase * SCALARS
         score = (
             w[at] * f[0] + w[at + 1] * f[1] + w[at + 2] * f[2] + w[at + 3] * f[3]
             + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (empties & 1) + w[at + 7]
         )
-        if self.edge_buffers is not None:
-            phase = self.edge_phase[empties]
-            edges = self.edges if phase == self.phase else self._use_phase(phase)
-            score += (edges[f[7]] + edges[f[8]] + edges[f[9]] + edges[f[10]] - 4 * EDGE_OFFSET) * EDGE_SCALE
+        if self.table is not None:
+            if phase != self.phase:
+                self.use_phase(phase)
+            kernel.cells(ply, self.cells)
+            score += (self.pattern_sum(self.cells) - TABLE_OFFSET * len(self.images)) << self.table_shift
         return score >> WEIGHT_SHIFT
+
+    def pattern_sum(self, cells):
+        """The sum of the current tables' entries (stored bytes) for every pattern image of a position
+        (Kernel.cells)."""
+        table = self.table
+        total = 0
+        for offset, pairs, fixed, first, second in self.images:
+            high = _group(first, cells)
+            low = _group(second, cells)
+            if high < low:
+                high, low = low, high
+            total += table[offset + _group(fixed, cells) * pairs + high * (high + 1) // 2 + low]
+        return total
+
+
+def _group(squares, cells):
+    """A group of squares as a base-3 number, its first square the least significant."""
+    value = 0
+    weight = 1
+    for square in squares:
+        value += cells[square] * weight
+        weight *= 3
+    return value
 
 
 def square_weights(size, values):

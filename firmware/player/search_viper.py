@@ -11,7 +11,7 @@ writes the Searcher's own arrays), the same move order (the table's move,
 then fewest opponent replies with ORDER_DEPTH left, then the square ranks,
 each sort stable), the same evaluation at the leaves (PatternEvaluator's
 score, computed here from the kernel's bit boards and the evaluator's
-weight and edge arrays), the same node count. host_tests/test_fastpath_search.py
+weight and table arrays), the same node count. host_tests/test_fastpath_search.py
 proves the two equal on the MicroPython unix port, score, move and nodes.
 
 Why one function: viper has no inlining and a call costs more than a node
@@ -28,10 +28,13 @@ poll() looks at should_stop and the deadline at the nodes where
 Searcher._checkpoint does (every CHECK_EVERY nodes: a few milliseconds on
 the Pico). docs/DEVICE_SPEED.md tells what each choice was worth there.
 
-The evaluation's edge table must be the one of the leaves' phase: a leaf
-at `depth` 0 below a node with E empty squares and `depth` left has
-exactly E - depth empty squares (a pass uses no depth and fills no
-square), so one call needs one table, which pvs() makes current first.
+The evaluation's tables must be those of the leaves' phase: a leaf at
+`depth` 0 below a node with E empty squares and `depth` left has exactly
+E - depth empty squares (a pass uses no depth and fills no square), so one
+call needs one phase's tables, which pvs() makes current first. The
+patterns are those of the shipped 8x8 weight file, written out square by
+square (tools/gen_viper.py makes them from the file); an evaluator with
+other patterns is left to the plain search (handles()).
 """
 
 import sys
@@ -47,7 +50,7 @@ from micropython import const  # noqa: E402
 from othello.kernel_viper import _legal  # noqa: E402
 from player.search import CHECK_EVERY, GENERATION_MASK, INFINITY, KIND_SOLVE, NO_MOVE, ORDER_DEPTH, TABLE_DEPTH  # noqa: E402
 from player.search import SearchStopped  # noqa: E402
-from player.evaluation import EDGE_OFFSET, EDGE_SCALE, WEIGHT_SHIFT, WEIGHTS_PER_BUCKET  # noqa: E402
+from player.evaluation import SCALARS, TABLE_OFFSET, WEIGHT_SHIFT  # noqa: E402
 
 _G_FULL = const(0)  # 0xFFFFFFFF
 _G_M1 = const(1)  # 0x55555555, for the popcount
@@ -68,13 +71,14 @@ _C_STOPPED = const(3)  # out: 1 if a limit stopped the search
 _C_GENERATION = const(4)
 _C_TABLE_SHIFT = const(5)
 _C_ANTI = const(6)
-_C_EDGES = const(7)  # 1: the evaluation adds its edge tables
+_C_TABLES = const(7)  # 1: the evaluation adds its pattern tables
 _C_SQUARES = const(8)  # playable squares: 64, or 63 with a black hole
 _C_PLY = const(9)  # in: where the search starts, its depth and window (+ _BIAS)
 _C_DEPTH = const(10)
 _C_ALPHA = const(11)
 _C_BETA = const(12)
-_C_SIZE = const(13)
+_C_TABLE_SCALE = const(13)  # an entry's stored byte, less TABLE_OFFSET, times this is in 1/256 disc
+_C_SIZE = const(14)
 
 # frame words per ply; scores are stored + _BIAS: the unix port reads ptr32 words zero-extended
 _F_ALPHA = const(0)
@@ -96,6 +100,10 @@ _STATE_PASSING = const(1)  # this node passes; its value is its child's
 _STATE_SCOUT = const(2)  # the child in search has a null window: a fail high inside (alpha, beta) searches it again
 _STATE_TABLE = const(4)  # the node stores its result in the transposition table
 
+# Generated: the pattern section of firmware/player/eval8.bin (4 patterns, 14 images)
+_LAYOUT = b"\x00\x04\x04\x00\x01\x02\x03\x07\x06\x05\x0489:;?>=<\x00\x08\x10\x1880( \x07\x0f\x17\x1f?7/'\x03\x03\x04\x00\t\x12\x01\x02\n\x08\x10\x1181*9:20()\x07\x0e\x15\x06\x05\r\x0f\x17\x16?6->=57/.\x00\x04\x04\x08\t\n\x0b\x0f\x0e\r\x0c01237654\x01\t\x11\x1991)!\x06\x0e\x16\x1e>6.&\x00\x04\x02\x00\t\x12\x1b?6-$81*#\x07\x0e\x15\x1c"
+_IMAGES = const(14)
+
 _BIAS = const(0x10000)
 _POLL_NODES = const(64)  # player.search.CHECK_EVERY: nodes between calls of poll(), a few ms on the Pico
 _NO_MOVE = const(255)
@@ -104,14 +112,13 @@ _TABLE_DEPTH = const(2)  # player.search.TABLE_DEPTH
 _ORDER_DEPTH = const(3)  # player.search.ORDER_DEPTH
 _KIND_SOLVE = const(4)  # player.search.KIND_SOLVE
 _GENERATION_MASK = const(0xF8)  # player.search.GENERATION_MASK
-_EDGE_OFFSET4 = const(512)  # 4 * evaluation.EDGE_OFFSET
-_EDGE_SCALE = const(32)  # evaluation.EDGE_SCALE
+_TABLE_OFFSET = const(128)  # evaluation.TABLE_OFFSET
 _WEIGHT_SHIFT = const(4)  # evaluation.WEIGHT_SHIFT
 _DISC = const(16)  # evaluation.DISC
 
 if (CHECK_EVERY, INFINITY, TABLE_DEPTH, ORDER_DEPTH, KIND_SOLVE, GENERATION_MASK, NO_MOVE) != (
         _POLL_NODES, _INFINITY, _TABLE_DEPTH, _ORDER_DEPTH, _KIND_SOLVE, _GENERATION_MASK, _NO_MOVE) or (
-        4 * EDGE_OFFSET, EDGE_SCALE, WEIGHT_SHIFT, WEIGHTS_PER_BUCKET) != (_EDGE_OFFSET4, _EDGE_SCALE, _WEIGHT_SHIFT, 8):
+        TABLE_OFFSET, WEIGHT_SHIFT, SCALARS) != (_TABLE_OFFSET, _WEIGHT_SHIFT, 8):
     raise ImportError("search_viper's constants no longer match player.search and player.evaluation")
 
 
@@ -155,12 +162,13 @@ class ViperMidgame:
         self._cfg = cfg
         self._poll = _never
         self._weights = None
-        self._feature_phase = None
-        self._edges = bytearray(1)
+        self._phase_of = None
+        self._tables = bytearray(1)
 
     def handles(self, evaluator):
-        """Whether pvs() can stand in for Searcher._pvs with this evaluator (the pattern evaluation only)."""
-        return hasattr(evaluator, "feature_phase")
+        """Whether pvs() can stand in for Searcher._pvs with this evaluator: the pattern evaluation, with the
+        patterns this module was made for (_LAYOUT) or without tables."""
+        return hasattr(evaluator, "phase_of") and (evaluator.table is None or evaluator.layout == _LAYOUT)
 
     def pvs(self, searcher, ply, depth, alpha, beta):
         """Searcher._pvs(ply, depth, alpha, beta) for `searcher`, whose nodes it counts; raises SearchStopped as it does."""
@@ -171,12 +179,13 @@ class ViperMidgame:
         cfg = self._cfg
         leaf_empties = kernel.empties(ply) - depth
         self._weights = evaluator.weights
-        self._feature_phase = evaluator.feature_phase
-        cfg[_C_EDGES] = 0
-        if evaluator.edge_buffers is not None and leaf_empties >= 0:
-            phase = evaluator.edge_phase[leaf_empties]
-            self._edges = evaluator.edges if phase == evaluator.phase else evaluator._use_phase(phase)
-            cfg[_C_EDGES] = 1
+        self._phase_of = evaluator.phase_of
+        cfg[_C_TABLES] = 0
+        if evaluator.table is not None and leaf_empties >= 0:
+            evaluator.use_phase(evaluator.phase_of[leaf_empties])
+            self._tables = evaluator.table
+            cfg[_C_TABLES] = 1
+            cfg[_C_TABLE_SCALE] = 1 << evaluator.table_shift
         table = self.table
         cfg[_C_GENERATION] = table.generation
         cfg[_C_TABLE_SHIFT] = table.shift
@@ -235,8 +244,8 @@ def _search() -> int:
     classes = ptr32(self._classes)
     cfg = ptr32(self._cfg)
     weights = ptr16(self._weights)
-    feature_phase = ptr8(self._feature_phase)
-    edges = ptr8(self._edges)
+    phase_of = ptr8(self._phase_of)
+    tables = ptr8(self._tables)
     table = self.table
     t_locks = ptr32(table.locks)
     t_scores = ptr16(table.scores)
@@ -265,7 +274,8 @@ def _search() -> int:
     generation = int(cfg[_C_GENERATION])
     table_shift = uint(cfg[_C_TABLE_SHIFT])
     anti = int(cfg[_C_ANTI])
-    with_edges = int(cfg[_C_EDGES])
+    with_tables = int(cfg[_C_TABLES])
+    table_scale = int(cfg[_C_TABLE_SCALE])
     squares = int(cfg[_C_SQUARES])
     ply0 = int(cfg[_C_PLY])
     ply = ply0
@@ -493,7 +503,7 @@ def _search() -> int:
                 empties = squares - node_mine - node_theirs - 1  # the leaves'
                 # PatternEvaluator.evaluate's weights of the leaves' phase; ptr16 reads array('h')
                 # unsigned: (v ^ 0x8000) - 0x8000 restores the sign
-                wat = int(feature_phase[empties]) << 3
+                wat = int(phase_of[empties]) << 3
                 w_mobility = (int(weights[wat]) ^ 0x8000) - 0x8000
                 w_opponent_mobility = (int(weights[wat + 1]) ^ 0x8000) - 0x8000
                 w_potential = (int(weights[wat + 2]) ^ 0x8000) - 0x8000
@@ -810,41 +820,223 @@ def _search() -> int:
                         w_next_to = w_potential
                     if depth > 1:
                         continue
-                    if with_edges:
+                    if with_tables:
                         total = 0
-                        edge = 0
-                        while edge < 4:
-                            if edge == 0:
-                                edge_mine = cl & 0xFF
-                                edge_theirs = dl & 0xFF
-                            elif edge == 1:
-                                edge_mine = ch >> 24
-                                edge_theirs = dh >> 24
-                            else:
-                                # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
-                                s = (edge - 2) * 7
-                                tl = (cl >> s) & 0x01010101
-                                tl |= tl >> 7
-                                tl |= tl >> 14
-                                th = (ch >> s) & 0x01010101
-                                th |= th >> 7
-                                th |= th >> 14
-                                edge_mine = (tl & 0xF) | ((th & 0xF) << 4)
-                                tl = (dl >> s) & 0x01010101
-                                tl |= tl >> 7
-                                tl |= tl >> 14
-                                th = (dh >> s) & 0x01010101
-                                th |= th >> 7
-                                th |= th >> 14
-                                edge_theirs = (tl & 0xF) | ((th & 0xF) << 4)
-                            high = halves[edge_mine] + 2 * halves[edge_theirs]  # the near half, until the swap below
-                            low = halves[256 + edge_mine] + 2 * halves[256 + edge_theirs]  # the far half
-                            if high < low:
-                                high, low = low, high
-                            number = ((high * (high + 1)) >> 1) + low
-                            total += int(edges[number])
-                            edge += 1
-                        score += (total - _EDGE_OFFSET4) * _EDGE_SCALE
+                        # Generated from firmware/player/eval8.bin's patterns: every image's table entry (player/evaluation.py numbers them)
+                        # added to total, for the mover (cl, ch) against (dl, dh).
+                        # image a1 b1 c1 d1 h1 g1 f1 e1
+                        pv = (cl >> 0) & 0xFF
+                        pf = (dl >> 0) & 0xFF
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a8 b8 c8 d8 h8 g8 f8 e8
+                        pv = (ch >> 24) & 0xFF
+                        pf = (dh >> 24) & 0xFF
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a1 a2 a3 a4 a8 a7 a6 a5
+                        tl = (cl >> 0) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (ch >> 0) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pv = (tl & 0xF) | ((th & 0xF) << 4)
+                        tl = (dl >> 0) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (dh >> 0) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image h1 h2 h3 h4 h8 h7 h6 h5
+                        tl = (cl >> 7) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (ch >> 7) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pv = (tl & 0xF) | ((th & 0xF) << 4)
+                        tl = (dl >> 7) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (dh >> 7) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a1 b2 c3 b1 c1 c2 a2 a3 b3
+                        tl = (cl & 0x1) | ((cl >> 8) & 0x2) | ((cl >> 16) & 0x4)
+                        th = (dl & 0x1) | ((dl >> 8) & 0x2) | ((dl >> 16) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 1) & 0x3) | ((cl >> 8) & 0x4)
+                        th = ((dl >> 1) & 0x3) | ((dl >> 8) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 8) & 0x1) | ((cl >> 15) & 0x6)
+                        th = ((dl >> 8) & 0x1) | ((dl >> 15) & 0x6)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a8 b7 c6 b8 c8 c7 a7 a6 b6
+                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4)
+                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 25) & 0x3) | ((ch >> 16) & 0x4)
+                        th = ((dh >> 25) & 0x3) | ((dh >> 16) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 16) & 0x1) | ((ch >> 7) & 0x6)
+                        th = ((dh >> 16) & 0x1) | ((dh >> 7) & 0x6)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image h1 g2 f3 g1 f1 f2 h2 h3 g3
+                        tl = ((cl >> 7) & 0x1) | ((cl >> 13) & 0x2) | ((cl >> 19) & 0x4)
+                        th = ((dl >> 7) & 0x1) | ((dl >> 13) & 0x2) | ((dl >> 19) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 6) & 0x1) | ((cl >> 4) & 0x2) | ((cl >> 11) & 0x4)
+                        th = ((dl >> 6) & 0x1) | ((dl >> 4) & 0x2) | ((dl >> 11) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 15) & 0x1) | ((cl >> 22) & 0x2) | ((cl >> 20) & 0x4)
+                        th = ((dl >> 15) & 0x1) | ((dl >> 22) & 0x2) | ((dl >> 20) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image h8 g7 f6 g8 f8 f7 h7 h6 g6
+                        tl = ((ch >> 31) & 0x1) | ((ch >> 21) & 0x2) | ((ch >> 11) & 0x4)
+                        th = ((dh >> 31) & 0x1) | ((dh >> 21) & 0x2) | ((dh >> 11) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 30) & 0x1) | ((ch >> 28) & 0x2) | ((ch >> 19) & 0x4)
+                        th = ((dh >> 30) & 0x1) | ((dh >> 28) & 0x2) | ((dh >> 19) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 23) & 0x1) | ((ch >> 14) & 0x2) | ((ch >> 12) & 0x4)
+                        th = ((dh >> 23) & 0x1) | ((dh >> 14) & 0x2) | ((dh >> 12) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a2 b2 c2 d2 h2 g2 f2 e2
+                        pv = (cl >> 8) & 0xFF
+                        pf = (dl >> 8) & 0xFF
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[13527 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a7 b7 c7 d7 h7 g7 f7 e7
+                        pv = (ch >> 16) & 0xFF
+                        pf = (dh >> 16) & 0xFF
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[13527 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image b1 b2 b3 b4 b8 b7 b6 b5
+                        tl = (cl >> 1) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (ch >> 1) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pv = (tl & 0xF) | ((th & 0xF) << 4)
+                        tl = (dl >> 1) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (dh >> 1) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[13527 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image g1 g2 g3 g4 g8 g7 g6 g5
+                        tl = (cl >> 6) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (ch >> 6) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pv = (tl & 0xF) | ((th & 0xF) << 4)
+                        tl = (dl >> 6) & 0x01010101
+                        tl |= tl >> 7
+                        tl |= tl >> 14
+                        th = (dh >> 6) & 0x01010101
+                        th |= th >> 7
+                        th |= th >> 14
+                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pa = uint(halves[pv]) + 2 * uint(halves[pf])
+                        pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[13527 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a1 b2 c3 d4 h8 g7 f6 e5
+                        tl = (cl & 0x1) | ((cl >> 8) & 0x2) | ((cl >> 16) & 0x4) | ((cl >> 24) & 0x8)
+                        th = (dl & 0x1) | ((dl >> 8) & 0x2) | ((dl >> 16) & 0x4) | ((dl >> 24) & 0x8)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 31) & 0x1) | ((ch >> 21) & 0x2) | ((ch >> 11) & 0x4) | ((ch >> 1) & 0x8)
+                        th = ((dh >> 31) & 0x1) | ((dh >> 21) & 0x2) | ((dh >> 11) & 0x4) | ((dh >> 1) & 0x8)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[16848 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a8 b7 c6 d5 h1 g2 f3 e4
+                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4) | (ch & 0x8)
+                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4) | (dh & 0x8)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 7) & 0x1) | ((cl >> 13) & 0x2) | ((cl >> 19) & 0x4) | ((cl >> 25) & 0x8)
+                        th = ((dl >> 7) & 0x1) | ((dl >> 13) & 0x2) | ((dl >> 19) & 0x4) | ((dl >> 25) & 0x8)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[16848 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        score += (total - _TABLE_OFFSET * _IMAGES) * table_scale
                     value = 0 - (score >> _WEIGHT_SHIFT)
                     # the leaf's nodes: Searcher._pvs visits it twice when its null window fails
                     # high inside (alpha, beta); the limits are looked at as it looks at them

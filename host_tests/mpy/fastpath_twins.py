@@ -19,7 +19,8 @@ EDGE_SQUARES = (0, 7, 24, 31, 32, 39, 56, 63)
 PLY_METHODS = ("mobility", "opponent_mobility", "discs", "opponent_discs", "empties", "potential_mobility",
                "opponent_potential_mobility", "x_squares", "hash", "lock")
 # Every public method, and where compare_at() checks the ones that take more than a ply.
-CHECKED = PLY_METHODS + ("set_root", "position", "generate", "play", "pass_move", "edge_indices", "square_sum", "features")
+CHECKED = PLY_METHODS + ("set_root", "position", "generate", "play", "pass_move", "edge_indices", "square_sum", "features",
+                         "cells")
 # Signed weights over the whole int16 range, so a sign-extension slip shows.
 WEIGHTS = array("h", [((square * 7919) % 65536) - 32768 for square in range(64)])
 
@@ -79,6 +80,10 @@ def compare_at(plain, viper, ply):
     plain.features(ply, a)
     viper.features(ply, b)
     assert a == b, "features: plain %r, viper %r at %s" % (a, b, here)
+    a, b = bytearray(64), bytearray(64)
+    plain.cells(ply, a)
+    viper.cells(ply, b)
+    assert a == b, "cells: plain %r, viper %r at %s" % (a, b, here)
     a = plain.square_sum(ply, WEIGHTS)
     b = viper.square_sum(ply, WEIGHTS)
     assert a == b, "square_sum: plain %r, viper %r at %s" % (a, b, here)
