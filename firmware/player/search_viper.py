@@ -512,6 +512,7 @@ def _search() -> int:
                 w_discs = (int(weights[wat + 5]) ^ 0x8000) - 0x8000
                 w_fixed = ((int(weights[wat + 6]) ^ 0x8000) - 0x8000) * (empties & 1)
                 w_fixed += (int(weights[wat + 7]) ^ 0x8000) - 0x8000
+                with_potential = w_potential | w_opponent_potential
                 best = 0 - _INFINITY
                 scout = 0  # 1 after the first move: the others get a null window
             while rank_class < class_end:
@@ -789,24 +790,25 @@ def _search() -> int:
                             count += 1
                             break
                         score += w_moves * n
-                        east_l = cl & not_h  # discs that have a square to their east
-                        east_h = ch & not_h
-                        west_l = cl & not_a
-                        west_h = ch & not_a
-                        tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
-                        tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                        th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
-                        th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                        tl &= gl
-                        th &= gh
-                        n = 0
-                        tl = tl - ((tl >> 1) & m1)
-                        th = th - ((th >> 1) & m1)
-                        tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                        th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                        tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                        n = int(((tl * 0x01010101) & full) >> 24)
-                        score += w_next_to * n
+                        if with_potential:  # a phase may weigh potential mobility at 0: then it is not counted
+                            east_l = cl & not_h  # discs that have a square to their east
+                            east_h = ch & not_h
+                            west_l = cl & not_a
+                            west_h = ch & not_a
+                            tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
+                            tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
+                            th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
+                            th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
+                            tl &= gl
+                            th &= gh
+                            n = 0
+                            tl = tl - ((tl >> 1) & m1)
+                            th = th - ((th >> 1) & m1)
+                            tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                            th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                            tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                            n = int(((tl * 0x01010101) & full) >> 24)
+                            score += w_next_to * n
                         al = cl
                         cl = dl
                         dl = al
