@@ -15,19 +15,22 @@ import pytest
 import training_boards as boards
 import training_data
 import training_fit
+from othello.geometry import geometry
+from othello.kernel import Kernel
+from othello.variant import Variant
 from othello import Board
 from player import solve
 
 SMALL = ["--games", "2", "--chunk-games", "1", "--exact-empties", "10", "--search-nodes", "300", "--jobs", "2"]
 
 
-def random_positions(count, seed):
+def random_positions(count, seed, size=8):
     """Positions from random games (every stage of the game), as uint64 arrays and Boards."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        board = Board()
-        for _ in range(rng.randint(0, 55)):
+        board = Board(Variant(size=size))
+        for _ in range(rng.randint(0, size * size - 9)):
             moves = board.legal_squares()
             if not moves:
                 if board.is_game_over():
@@ -57,10 +60,20 @@ def square_map(square, kind):
 # ----- bitboards -----------------------------------------------------------------------------
 
 
-def test_legal_moves_match_the_rules_engine():
-    player, opponent, found = random_positions(200, 1)
-    moves = boards.legal_moves(player, opponent)
+@pytest.mark.parametrize("size", [6, 8])
+def test_legal_moves_and_features_match_the_rules_engine_and_the_kernel(size):
+    player, opponent, found = random_positions(200, 1, size)
+    moves = boards.legal_moves(player, opponent, size)
     assert [int(m) for m in moves] == [b.legal_moves() for b in found]
+    kernel = Kernel(geometry(size))
+    features = [0] * 7
+    potential = boards.potential_mobility(player, opponent, size)
+    opponent_potential = boards.potential_mobility(opponent, player, size)
+    x_squares = boards.x_squares(player, opponent, size)
+    for i, board in enumerate(found):
+        kernel.set_root(board.player_discs(), board.opponent_discs())
+        kernel.features(0, features)
+        assert features[2:5] == [potential[i], opponent_potential[i], x_squares[i]]
 
 
 @pytest.mark.parametrize("kind, function", [("vertical", boards.flip_vertical), ("horizontal", boards.mirror_horizontal),
@@ -71,12 +84,23 @@ def test_symmetries_move_every_square_where_the_board_says(kind, function):
     assert [int(m).bit_length() - 1 for m in moved] == [square_map(s, kind) for s in range(64)]
 
 
-def test_symmetric_positions_have_one_canonical_form():
-    player, opponent, _ = random_positions(50, 2)
-    canonical = boards.canonical(player, opponent)
-    for p, o in zip(boards.symmetries(player), boards.symmetries(opponent)):
-        image = boards.canonical(p, o)
+@pytest.mark.parametrize("size", [6, 8])
+def test_symmetric_positions_have_one_canonical_form(size):
+    player, opponent, _ = random_positions(50, 2, size)
+    canonical = boards.canonical(player, opponent, size)
+    images = list(zip(boards.symmetries(player, size), boards.symmetries(opponent, size)))
+    assert len({(int(p[0]), int(o[0])) for p, o in images}) > 1  # the images differ ...
+    for p, o in images:
+        image = boards.canonical(p, o, size)  # ... and have one canonical form
         assert (image[0] == canonical[0]).all() and (image[1] == canonical[1]).all()
+
+
+def test_the_symmetries_agree_with_the_books():
+    """The 8x8 bit tricks give the images player/book.py's square maps give (in another order)."""
+    player, _, _ = random_positions(30, 5)
+    fast = np.sort(np.stack(boards.symmetries(player)), axis=0)
+    mapped = np.sort(np.stack([boards.permuted(player, square_map) for square_map in boards.symmetry_maps(8)]), axis=0)
+    assert (fast == mapped).all()
 
 
 # ----- pattern sets ----------------------------------------------------------------------------
@@ -125,8 +149,8 @@ def test_bad_pattern_sets_are_refused_plainly(tmp_path, capsys, spec, message):
 # ----- the fit ---------------------------------------------------------------------------------
 
 
-def write_data(directory, count, labels=None, seed=4):
-    player, opponent, found = random_positions(count, seed)
+def write_data(directory, count, labels=None, seed=4, size=8):
+    player, opponent, found = random_positions(count, seed, size)
     empties = np.array([b.empties() for b in found], dtype=np.int8)
     score = np.zeros(count, dtype=np.float32) if labels is None else labels(player, opponent, empties)
     exact = empties <= 14
@@ -175,6 +199,36 @@ def test_fit_report_is_written(tmp_path, capsys):
     assert "- 40-60 empties: " in text
 
 
+@pytest.mark.parametrize("name, size", [("device", 8), ("device6", 6)])
+def test_the_written_weight_file_scores_as_the_fit_predicts(tmp_path, capsys, name, size):
+    """--write: PatternEvaluator reading the file gives each held-out position the fit's score with the
+    tables rounded to bytes (to the evaluation's 1/16 disc), and the set's layout is the one the viper
+    search has built in (for 8x8)."""
+    from player.evaluation import DISC, PatternEvaluator
+
+    write_data(tmp_path, 600, lambda p, o, e: (boards.popcount(boards.legal_moves(p, o, size)) * 1.5
+                                               - boards.popcount(p) + boards.popcount(o) + (p & 1) * 4.0
+                                               ).astype(np.float32), size=size)
+    weights = tmp_path / "eval.bin"
+    assert training_fit.main(["--patterns", name, "--data", str(tmp_path), "--phase-empties", "8",
+                              "--report", str(tmp_path / "out.txt"), "--write", str(weights),
+                              "--baseline", str(tmp_path / "none.bin")]) == 0
+    assert "wrote %s" % weights in capsys.readouterr().err
+    pattern_set = training_fit.PatternSet(training_fit.PATTERN_DIR / (name + ".json"))
+    test = training_fit.load(tmp_path, "test")
+    train = training_fit.load(tmp_path, "train")
+    results, predictions = training_fit.fit(pattern_set, train, test, 8, 2, 5.0, 300)
+    evaluator = PatternEvaluator(size, path=str(weights))
+    kernel = Kernel(geometry(size))
+    for i in range(len(test["score"])):
+        kernel.set_root(int(test["player"][i]), int(test["opponent"][i]))
+        assert abs(evaluator.evaluate(kernel, 0) / DISC - predictions["q"][i]) < 0.25, i
+    if size == 8:
+        import gen_viper
+
+        assert gen_viper.read_layout(weights.read_bytes())[1] == PatternEvaluator(8).layout
+
+
 def test_fit_without_data_says_how_to_make_it(tmp_path, capsys):
     assert training_fit.main(["--data", str(tmp_path)]) == 1
     assert "make training-data" in capsys.readouterr().err
@@ -190,7 +244,8 @@ def test_bad_ridge_is_refused(capsys, ridge):
 def test_unknown_pattern_set_name_is_refused(capsys):
     with pytest.raises(SystemExit):
         training_fit.main(["--patterns", "nonesuch"])
-    assert "no pattern set nonesuch (tools/patterns/ has: edax, edges, pico)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no pattern set nonesuch (tools/patterns/ has: " in err and "device, " in err and "edges" in err
 
 
 # ----- the data maker ----------------------------------------------------------------------------

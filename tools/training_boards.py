@@ -1,18 +1,42 @@
-"""8x8 bitboards in numpy arrays for the training tools: symmetries, legal-move counts, pattern indices.
+"""Bitboards in numpy arrays for the training tools: symmetries, legal-move counts, pattern indices.
 
 A position is two uint64 arrays (the side to move's discs, the other side's),
-bit `row * 8 + column` for a square (a1 = bit 0, h1 = bit 7, a2 = bit 8), as
-in firmware/othello. Every function works on whole arrays at once: a million
-positions take seconds, not minutes.
+bit `row * size + column` for a square (a1 = bit 0, h1 = bit 7, a2 = bit 8 on
+8x8), as in firmware/othello. Every function works on whole arrays at once: a
+million positions take seconds, not minutes. The board is 8x8 unless a
+function is given `size` (6 for 6x6).
 """
 
+import sys
+from pathlib import Path
+
 import numpy as np
+
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent / "firmware")]
+
+from player.book import symmetries as square_maps  # noqa: E402  (the 8 symmetries as square maps)
 
 U64 = np.uint64
 FULL = U64(0xFFFFFFFFFFFFFFFF)
 NOT_A = U64(0xFEFEFEFEFEFEFEFE)  # every square but column a
 NOT_H = U64(0x7F7F7F7F7F7F7F7F)
 DIRECTIONS = ((1, NOT_A), (-1, NOT_H), (8, FULL), (-8, FULL), (9, NOT_A), (7, NOT_H), (-7, NOT_A), (-9, NOT_H))
+_DIRECTIONS = {8: DIRECTIONS}
+
+
+def directions(size):
+    """((shift, mask of the squares a disc may land on), ...) for the 8 directions of a size x size board."""
+    found = _DIRECTIONS.get(size)
+    if found is None:
+        board = (1 << size * size) - 1
+        column_a = sum(1 << row * size for row in range(size))
+        not_a = U64(board ^ column_a)
+        not_last = U64(board ^ (column_a << size - 1))
+        full = U64(board)
+        found = ((1, not_a), (-1, not_last), (size, full), (-size, full), (size + 1, not_a), (size - 1, not_last),
+                 (-size + 1, not_a), (-size - 1, not_last))
+        _DIRECTIONS[size] = found
+    return found
 
 
 def _shift(bits, amount, mask):
@@ -22,34 +46,41 @@ def _shift(bits, amount, mask):
     return (bits >> U64(-amount)) & mask
 
 
-def legal_moves(player, opponent):
+def legal_moves(player, opponent, size=8):
     """uint64 array: the squares where `player` may move (the classic shift-and-mask generator)."""
     empty = ~(player | opponent)
     moves = np.zeros_like(player)
-    for amount, mask in DIRECTIONS:
+    for amount, mask in directions(size):
         run = _shift(player, amount, mask) & opponent
-        for _ in range(5):
+        for _ in range(size - 3):
             run |= _shift(run, amount, mask) & opponent
         moves |= _shift(run, amount, mask) & empty
     return moves
 
 
-def potential_mobility(player, opponent):
+def potential_mobility(player, opponent, size=8):
     """int32 array: empty squares next to an opponent disc (Kernel.potential_mobility)."""
     around = np.zeros_like(player)
-    for amount, mask in DIRECTIONS:
+    for amount, mask in directions(size):
         around |= _shift(opponent, amount, mask)
-    return popcount(around & ~(player | opponent))
+    return popcount(around & ~(player | opponent) & U64((1 << size * size) - 1))
 
 
-CORNER_X = ((0, 9), (7, 14), (56, 49), (63, 54))  # each corner and its X-square
+def corner_x(size):
+    """((corner, its X-square), ...) of a size x size board."""
+    last = size - 1
+    return ((0, size + 1), (last, 2 * size - 2), (last * size, (last - 1) * size + 1),
+            (size * size - 1, (last - 1) * size + last - 1))
 
 
-def x_squares(player, opponent):
+CORNER_X = corner_x(8)
+
+
+def x_squares(player, opponent, size=8):
     """int32 array: the mover's X-squares next to an empty corner minus the opponent's (Kernel.x_squares)."""
     empty = ~(player | opponent)
     count = np.zeros(len(player), dtype=np.int32)
-    for corner, x in CORNER_X:
+    for corner, x in corner_x(size):
         open_corner = ((empty >> U64(corner)) & U64(1)).astype(np.int32)
         count += open_corner * (((player >> U64(x)) & U64(1)).astype(np.int32)
                                 - ((opponent >> U64(x)) & U64(1)).astype(np.int32))
@@ -84,8 +115,18 @@ def flip_diagonal(bits):
     return bits ^ t ^ (t >> U64(7))
 
 
-def symmetries(bits):
+def permuted(bits, square_map):
+    """Each square's disc moved to square_map[square]."""
+    image = np.zeros_like(bits)
+    for square, target in enumerate(square_map):
+        image |= ((bits >> U64(square)) & U64(1)) << U64(target)
+    return image
+
+
+def symmetries(bits, size=8):
     """The 8 images of `bits` under the board's symmetries, the identity first."""
+    if size != 8:
+        return [permuted(bits, square_map) for square_map in square_maps(size)]
     images = []
     for base in (bits, flip_diagonal(bits)):
         for image in (base, mirror_horizontal(base)):
@@ -94,36 +135,28 @@ def symmetries(bits):
     return images
 
 
-def canonical(player, opponent):
+def canonical(player, opponent, size=8):
     """(player, opponent) of the smallest of each position's 8 images: equal for symmetric positions."""
     best_p, best_o = player.copy(), opponent.copy()
-    for p, o in zip(symmetries(player), symmetries(opponent)):
+    for p, o in zip(symmetries(player, size), symmetries(opponent, size)):
         better = (p < best_p) | ((p == best_p) & (o < best_o))
         best_p = np.where(better, p, best_p)
         best_o = np.where(better, o, best_o)
     return best_p, best_o
 
 
-def square_number(name):
-    """'c4' -> 26."""
-    column = "abcdefgh".index(name[0].lower())
+def square_number(name, size=8):
+    """'c4' -> 26 on 8x8."""
+    column = "abcdefghij"[:size].index(name[0].lower())
     row = int(name[1:]) - 1
-    if not 0 <= row < 8:
-        raise ValueError("%r is not a square of the 8x8 board" % name)
-    return row * 8 + column
+    if not 0 <= row < size:
+        raise ValueError("%r is not a square of the %dx%d board" % (name, size, size))
+    return row * size + column
 
 
-def transform_square(square, transform):
-    """The square that a symmetry (a function on bitboards) sends `square` to."""
-    moved = int(transform(np.array([1 << square], dtype=U64))[0])
-    return moved.bit_length() - 1
-
-
-SYMMETRY_FUNCTIONS = (
-    lambda b: b, flip_vertical, mirror_horizontal, lambda b: flip_vertical(mirror_horizontal(b)),
-    flip_diagonal, lambda b: flip_vertical(flip_diagonal(b)), lambda b: mirror_horizontal(flip_diagonal(b)),
-    lambda b: flip_vertical(mirror_horizontal(flip_diagonal(b))),
-)
+def symmetry_maps(size=8):
+    """The board's 8 symmetries as lists: square -> the square it goes to (player/book.py's, identity first)."""
+    return [list(square_map) for square_map in square_maps(size)]
 
 
 def pattern_index(player, opponent, squares):

@@ -78,26 +78,40 @@ class DataError(Exception):
 # ----- the games ------------------------------------------------------------------------
 
 
+def data_directory(size, anti):
+    """build/training, build/training-anti, build/training-6x6, build/training-6x6-anti."""
+    return DEFAULT_OUT.with_name(DEFAULT_OUT.name + ("-6x6" if size == 6 else "") + ("-anti" if anti else ""))
+
+
+def start_position(size):
+    """The variant's start in the position format, Black to move."""
+    from othello.board import Board
+    from othello.variant import Variant
+
+    return Board(Variant(size=size)).position()
+
+
 def balanced_openings():
     texts = [line.split("#")[0].strip() for line in OPENINGS.read_text().splitlines()]
     return [text for text in texts if text]
 
 
-def game_plan(seed, index, balanced):
-    """(worker seed, opening position, random plies) of game `index`: from the seed and the index alone."""
+def game_plan(seed, index, balanced, start=START):
+    """(worker seed, opening position, random plies) of game `index`: from the seed and the index alone.
+    Without balanced openings (6x6 has none) every game starts from `start`."""
     rng = random.Random("%d/%d" % (seed, index))
-    if rng.random() < 0.5:
+    if rng.random() < 0.5 and balanced:
         opening, plies = rng.choice(balanced), rng.randint(0, 3)
     else:
-        opening, plies = START, rng.randint(4, 12)
+        opening, plies = start, rng.randint(4, 12)
     return rng.getrandbits(31), opening, plies
 
 
 def worker_code(games, settings):
     header = ("GAMES = %r\nEXACT_EMPTIES = %d\nSEARCH_NODES = %d\nMAX_DEPTH = %d\nEPSILON = %d\n"
-              "SOLVER_TABLE_BITS = %d\nANTI = %r\n") % (
+              "SOLVER_TABLE_BITS = %d\nANTI = %r\nSIZE = %d\n") % (
         games, settings["exact_empties"], settings["search_nodes"], SEARCH_MAX_DEPTH, EPSILON, SOLVER_TABLE_BITS,
-        settings.get("anti", False))
+        settings.get("anti", False), settings.get("size", 8))
     return header + WORKER.read_text()
 
 
@@ -239,7 +253,9 @@ def generate(out, settings, jobs):
     done_games = sum(min(chunk_games, total - c * chunk_games) for c in done)
     if done:
         sys.stderr.write("resuming: %d of %d chunks already done\n" % (len(done), chunks))
-    balanced = balanced_openings()
+    size = settings.get("size", 8)
+    balanced = balanced_openings() if size == 8 else []
+    start = start_position(size)
     progress = Progress(total, done_games)
     runner = Runner(out, settings, progress)
     ticker = threading.Thread(target=progress.run, daemon=True)
@@ -248,7 +264,7 @@ def generate(out, settings, jobs):
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = []
             for chunk in todo:
-                games = [game_plan(settings["seed"], i, balanced)
+                games = [game_plan(settings["seed"], i, balanced, start)
                          for i in range(chunk * chunk_games, min(total, (chunk + 1) * chunk_games))]
                 futures.append(pool.submit(runner.run_chunk, chunk, games))
             try:
@@ -292,12 +308,12 @@ def read_chunks(out):
             np.array(results, dtype=np.int8))
 
 
-def merge(out, test_percent):
+def merge(out, test_percent, size=8):
     """Deduplicate under symmetry and split into train.npz and test.npz; returns a summary dict."""
     player, opponent, empties, score, exact, result = read_chunks(out)
     if not len(player):
         raise DataError("no positions in %s/chunks" % out)
-    cp, co = training_boards.canonical(player, opponent)
+    cp, co = training_boards.canonical(player, opponent, size)
     # exact labels first, then the order seen: np.unique keeps each key's first occurrence
     order = np.lexsort((np.arange(len(cp)), ~exact))
     keys = np.stack([cp[order], co[order]], axis=1)
@@ -338,16 +354,21 @@ def main(argv=None):
                         help="MicroPython processes at once (default: one per CPU)")
     parser.add_argument("--anti", action="store_true",
                         help="Anti-Othello games, labelled as Anti-Othello scores (default: Othello)")
-    parser.add_argument("--out", type=Path, help="data directory (default build/training, build/training-anti)")
+    parser.add_argument("--size", type=int, choices=(6, 8), default=8, help="board size (default 8)")
+    parser.add_argument("--out", type=Path,
+                        help="data directory (default build/training, with -anti and -6x6 for the others)")
     parser.add_argument("--fresh", action="store_true", help="throw away the data in --out first")
     args = parser.parse_args(argv)
     settings = {"games": args.games, "seed": args.seed, "exact_empties": args.exact_empties,
                 "search_nodes": args.search_nodes, "chunk_games": args.chunk_games, "epsilon": EPSILON,
                 "format": CHUNK_FORMAT,
                 "test_percent": args.test_percent}
+    # only for the other variants: data made before they were added keeps its settings
     if args.anti:
-        settings["anti"] = True  # only then: data made before Anti-Othello was added keeps its settings
-    out = args.out or (DEFAULT_OUT.with_name(DEFAULT_OUT.name + "-anti") if args.anti else DEFAULT_OUT)
+        settings["anti"] = True
+    if args.size != 8:
+        settings["size"] = args.size
+    out = args.out or data_directory(args.size, args.anti)
     try:
         if args.fresh and out.exists():
             for path in list((out / "chunks").glob("chunk-*")) + [out / name for name in
@@ -358,7 +379,7 @@ def main(argv=None):
         check_settings(out, settings)
         started = time.monotonic()
         progress = generate(out, settings, args.jobs)
-        summary = merge(out, args.test_percent)
+        summary = merge(out, args.test_percent, args.size)
     except DataError as error:
         sys.stderr.write("training_data: %s\n" % error)
         return 1

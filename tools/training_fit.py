@@ -63,21 +63,22 @@ class FitError(Exception):
 class Pattern:
     """One pattern: its images (square lists) and raw base-3 index -> table entry."""
 
-    def __init__(self, name, names):
+    def __init__(self, name, names, size=8):
         if not names or len(names) > MAX_PATTERN_SQUARES:
             raise FitError("pattern %s: give 1 to %d squares, not %d" % (name, MAX_PATTERN_SQUARES, len(names)))
         try:
-            squares = [boards.square_number(text) for text in names]
+            squares = [boards.square_number(text, size) for text in names]
         except (ValueError, IndexError, AttributeError):
-            raise FitError("pattern %s: %r holds something that is not a square name (a1 to h8)" % (name, names))
+            raise FitError("pattern %s: %r holds something that is not a square name of the %dx%d board" % (
+                name, names, size, size))
         if len(set(squares)) != len(squares):
             raise FitError("pattern %s names a square twice" % name)
         self.name = name
         self.squares = squares
         self.images = []
         stabiliser = []
-        for transform in boards.SYMMETRY_FUNCTIONS:
-            image = [boards.transform_square(square, transform) for square in squares]
+        for square_map in boards.symmetry_maps(size):
+            image = [square_map[square] for square in squares]
             if set(image) == set(squares):
                 stabiliser.append([squares.index(square) for square in image])
             if all(set(image) != set(other) for other in self.images):
@@ -163,7 +164,10 @@ class PatternSet:
             raise FitError('%s: give {"patterns": {"name": ["a1", "b1", ...], ...}, "features": [...]}' % path)
         self.name = Path(path).stem
         self.description = spec.get("description", "")
-        self.patterns = [Pattern(name, names) for name, names in spec["patterns"].items()]
+        self.size = spec.get("size", 8)
+        if self.size not in (6, 8):
+            raise FitError("%s: the board size must be 6 or 8, not %r" % (path, self.size))
+        self.patterns = [Pattern(name, names, self.size) for name, names in spec["patterns"].items()]
         self.features = list(spec.get("features", []))
         unknown = [name for name in self.features if name not in FEATURES]
         if unknown:
@@ -182,11 +186,11 @@ class PatternSet:
     def scalars(self, player, opponent, empties):
         """float (positions x features + 1): the scalar features, then 1 for the bias."""
         compute = {
-            "mobility": lambda: boards.popcount(boards.legal_moves(player, opponent)),
-            "opponent_mobility": lambda: boards.popcount(boards.legal_moves(opponent, player)),
-            "potential_mobility": lambda: boards.potential_mobility(player, opponent),
-            "opponent_potential_mobility": lambda: boards.potential_mobility(opponent, player),
-            "x_squares": lambda: boards.x_squares(player, opponent),
+            "mobility": lambda: boards.popcount(boards.legal_moves(player, opponent, self.size)),
+            "opponent_mobility": lambda: boards.popcount(boards.legal_moves(opponent, player, self.size)),
+            "potential_mobility": lambda: boards.potential_mobility(player, opponent, self.size),
+            "opponent_potential_mobility": lambda: boards.potential_mobility(opponent, player, self.size),
+            "x_squares": lambda: boards.x_squares(player, opponent, self.size),
             "discs": lambda: boards.popcount(player) - boards.popcount(opponent),
             "parity": lambda: empties.astype(np.int32) & 1,
         }
@@ -266,11 +270,12 @@ def quantised(x, entries, unit_shift):
     return q
 
 
-def phases(width):
+def phases(width, size=8):
     """[(first empties, last empties), ...] of phases `width` empty squares wide from the end of the game;
-    the last one, from the start, takes what is left over up to 60."""
-    count = max(1, 61 // width)
-    return [(i * width, 60 if i == count - 1 else (i + 1) * width - 1) for i in range(count)]
+    the last one, from the start, takes what is left over up to the start's empty squares."""
+    start = size * size - 4
+    count = max(1, (start + 1) // width)
+    return [(i * width, start if i == count - 1 else (i + 1) * width - 1) for i in range(count)]
 
 
 def load(data_dir, name):
@@ -286,14 +291,14 @@ def load(data_dir, name):
         raise FitError("%s is not training data (%s): make it again with tools/training_data.py" % (path, error))
 
 
-def shipped_evaluation(player, opponent, path=None, anti=False):
+def shipped_evaluation(player, opponent, path=None, anti=False, size=8):
     """The scores (discs) of positions by a weight file (default: the shipped one): the yardstick of the fit."""
     from othello.geometry import geometry
     from othello.kernel import Kernel
     from player.evaluation import DISC, PatternEvaluator
 
-    kernel = Kernel(geometry(8), 4)
-    evaluator = PatternEvaluator(8, anti, path=None if path is None else str(path))
+    kernel = Kernel(geometry(size), 4)
+    evaluator = PatternEvaluator(size, anti, path=None if path is None else str(path))
     scores = np.zeros(len(player))
     for i in range(len(player)):
         kernel.set_root(int(player[i]), int(opponent[i]))
@@ -324,7 +329,7 @@ def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sy
         sets[name] = (pattern_set.columns(data["player"], data["opponent"]),
                       pattern_set.scalars(data["player"], data["opponent"], data["empties"]))
     results = []
-    for first, last in phases(width):
+    for first, last in phases(width, pattern_set.size):
         empties = train["empties"]
         rows = (empties >= first - overlap) & (empties <= last + overlap)
         own = (empties >= first) & (empties <= last)
@@ -342,7 +347,8 @@ def fit(pattern_set, train, test, width, overlap, ridge, iterations, progress=sy
         held = Design(sets["test"][0][test_rows], sets["test"][1][test_rows], design.entries)
         labels = test["score"][test_rows]
         exact = test["exact"][test_rows]
-        shipped = shipped_evaluation(test["player"][test_rows], test["opponent"][test_rows], baseline, anti)
+        shipped = shipped_evaluation(test["player"][test_rows], test["opponent"][test_rows], baseline, anti,
+                                     pattern_set.size)
         predictions["shipped"][test_rows] = shipped
         result["model"] = x
         for label, name, model in (("", "fit", x), ("q_", "q", quantised(x, design.entries, unit_shift))):
@@ -424,12 +430,16 @@ def report(pattern_set, results, predictions, train, test, settings, seconds):
     return "\n".join(lines) + "\n"
 
 
-def phase_map(width, squares=64):
-    """bytearray: the phase of each number of empty squares, for the device (phases(width))."""
-    found = bytearray(squares + 1)
-    for phase, (first, last) in enumerate(phases(width)):
-        for empties in range(first, min(last, squares) + 1):
+def phase_map(width, size=8):
+    """bytearray: the phase of each number of empty squares, for the device (phases(width, size)); more
+    empty squares than a game starts with belong to the last phase."""
+    found = bytearray(size * size + 1)
+    spans = phases(width, size)
+    for phase, (first, last) in enumerate(spans):
+        for empties in range(first, last + 1):
             found[empties] = phase
+    for empties in range(spans[-1][1] + 1, size * size + 1):
+        found[empties] = len(spans) - 1
     return found
 
 
@@ -458,8 +468,8 @@ def write_weights(path, pattern_set, results, width, unit_shift):
         scalars = dict(zip(pattern_set.features + ["bias"], x[entries:]))
         weights.append([scalars.get(name, 0.0) for name in DEVICE_SCALARS])
         tables.append(x[:entries])
-    return evaluation_file.write(path, 8, phase_map(width), device_patterns(pattern_set), weights, tables,
-                                 unit_shift)
+    return evaluation_file.write(path, pattern_set.size, phase_map(width, pattern_set.size),
+                                 device_patterns(pattern_set), weights, tables, unit_shift)
 
 
 def fraction(text):

@@ -9,11 +9,12 @@ The host prepends the settings as globals:
     EPSILON = 8             # percent of the moves after the opening played at random (for variety)
     SOLVER_TABLE_BITS = 16
     ANTI = False            # Anti-Othello: fewer discs win (the search, the solver and the result say so)
+    SIZE = 8                # 6: 6x6 games, on the plain kernel, search and solver (the viper code is 8x8 only)
 
 Each game starts from its opening, plays its random plies, then the player
 itself: every position is searched (the player's own midgame search, the
 viper loop of player/search_viper.py with the shipped evaluation, or the
-exact viper solver from EXACT_EMPTIES down) and that search's best move is
+exact viper solver from EXACT_EMPTIES down; on 6x6 the plain ones) and that search's best move is
 played, except for EPSILON percent of random moves before EXACT_EMPTIES
 (after it the game is played out perfectly, so its end is the exact value
 of its first solved position). When the game is over, every position with a
@@ -32,18 +33,17 @@ from othello.compat import ticks_diff, ticks_ms
 from othello.scoring import disc_difference
 from othello.variant import Variant
 from othello.kernels import make_kernel
-from player.endgame_viper import ViperSolver
 from player.engine import Random
 from player.evaluation import PatternEvaluator
 from player.search import Searcher, TranspositionTable
-from player.search_viper import ViperMidgame
+from player.solver import solve
 
 SEARCH_TABLE_BITS = 16  # the host's heap holds a big table: deeper searches for the same nodes
 
 
 def play(game_index, seed, opening, random_plies, searcher, solver):
     rng = Random(seed)
-    board = Board.from_position(opening, Variant(anti=ANTI))
+    board = Board.from_position(opening, Variant(size=SIZE, anti=ANTI))
     for _ in range(random_plies):
         moves = board.legal_squares()
         if not moves:
@@ -61,7 +61,7 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
         empties = board.empties()
         started = ticks_ms()
         if empties <= EXACT_EMPTIES:
-            score, square = solver.solve(player, opponent, ANTI)
+            score, square = solver(board)
             kind = "exact"
         else:
             searcher.set_root(player, opponent)
@@ -81,11 +81,23 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
 
 
 def main():
-    board = Board()
+    board = Board(Variant(size=SIZE, anti=ANTI))
     searcher = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SEARCH_TABLE_BITS), ANTI)
-    searcher.evaluator = PatternEvaluator(8, ANTI)
-    searcher.fast = ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
-    solver = ViperSolver(board.geometry, max(EXACT_EMPTIES, 1), SOLVER_TABLE_BITS)
+    searcher.evaluator = PatternEvaluator(SIZE, ANTI)
+    if SIZE == 8:
+        from player.endgame_viper import ViperSolver
+        from player.search_viper import ViperMidgame
+
+        searcher.fast = ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
+        viper = ViperSolver(board.geometry, max(EXACT_EMPTIES, 1), SOLVER_TABLE_BITS)
+
+        def solver(board):
+            return viper.solve(board.player_discs(), board.opponent_discs(), ANTI)
+    else:
+        solving = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SOLVER_TABLE_BITS), ANTI)
+
+        def solver(board):
+            return solve(board, searcher=solving)
     for index, (seed, opening, random_plies) in enumerate(GAMES):
         play(index, seed, opening, random_plies, searcher, solver)
     sys.stdout.write("done\n")

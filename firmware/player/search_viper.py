@@ -101,7 +101,7 @@ _STATE_SCOUT = const(2)  # the child in search has a null window: a fail high in
 _STATE_TABLE = const(4)  # the node stores its result in the transposition table
 
 # Generated: the pattern section of firmware/player/eval8.bin (4 patterns, 14 images)
-_LAYOUT = b"\x00\x04\x04\x00\x01\x02\x03\x07\x06\x05\x0489:;?>=<\x00\x08\x10\x1880( \x07\x0f\x17\x1f?7/'\x03\x03\x04\x00\t\x12\x01\x02\n\x08\x10\x1181*9:20()\x07\x0e\x15\x06\x05\r\x0f\x17\x16?6->=57/.\x00\x04\x04\x08\t\n\x0b\x0f\x0e\r\x0c01237654\x01\t\x11\x1991)!\x06\x0e\x16\x1e>6.&\x00\x04\x02\x00\t\x12\x1b?6-$81*#\x07\x0e\x15\x1c"
+_LAYOUT = b"\x00\x04\x04\x00\x01\x02\x03\x07\x06\x05\x0489:;?>=<\x00\x08\x10\x1880( \x07\x0f\x17\x1f?7/'\x03\x03\x04\x00\t\x12\x01\x02\n\x08\x10\x11\x07\x0e\x15\x06\x05\r\x0f\x17\x1681*9:20()?6->=57/.\x00\x04\x04\x08\t\n\x0b\x0f\x0e\r\x0c01237654\x01\t\x11\x1991)!\x06\x0e\x16\x1e>6.&\x00\x04\x02\x00\t\x12\x1b?6-$\x07\x0e\x15\x1c81*#"
 _IMAGES = const(14)
 
 _BIAS = const(0x10000)
@@ -905,21 +905,6 @@ def _search() -> int:
                             pa = pb
                             pb = pv
                         total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image a8 b7 c6 b8 c8 c7 a7 a6 b6
-                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4)
-                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4)
-                        pf = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 25) & 0x3) | ((ch >> 16) & 0x4)
-                        th = ((dh >> 25) & 0x3) | ((dh >> 16) & 0x4)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 16) & 0x1) | ((ch >> 7) & 0x6)
-                        th = ((dh >> 16) & 0x1) | ((dh >> 7) & 0x6)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image h1 g2 f3 g1 f1 f2 h2 h3 g3
                         tl = ((cl >> 7) & 0x1) | ((cl >> 13) & 0x2) | ((cl >> 19) & 0x4)
                         th = ((dl >> 7) & 0x1) | ((dl >> 13) & 0x2) | ((dl >> 19) & 0x4)
@@ -929,6 +914,21 @@ def _search() -> int:
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((cl >> 15) & 0x1) | ((cl >> 22) & 0x2) | ((cl >> 20) & 0x4)
                         th = ((dl >> 15) & 0x1) | ((dl >> 22) & 0x2) | ((dl >> 20) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image a8 b7 c6 b8 c8 c7 a7 a6 b6
+                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4)
+                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 25) & 0x3) | ((ch >> 16) & 0x4)
+                        th = ((dh >> 25) & 0x3) | ((dh >> 16) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 16) & 0x1) | ((ch >> 7) & 0x6)
+                        th = ((dh >> 16) & 0x1) | ((dh >> 7) & 0x6)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
@@ -1026,12 +1026,12 @@ def _search() -> int:
                             pa = pb
                             pb = pv
                         total += int(tables[16848 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image a8 b7 c6 d5 h1 g2 f3 e4
-                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4) | (ch & 0x8)
-                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4) | (dh & 0x8)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        # image h1 g2 f3 e4 a8 b7 c6 d5
                         tl = ((cl >> 7) & 0x1) | ((cl >> 13) & 0x2) | ((cl >> 19) & 0x4) | ((cl >> 25) & 0x8)
                         th = ((dl >> 7) & 0x1) | ((dl >> 13) & 0x2) | ((dl >> 19) & 0x4) | ((dl >> 25) & 0x8)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4) | (ch & 0x8)
+                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4) | (dh & 0x8)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
