@@ -11,7 +11,7 @@ from othello.kernel import Kernel
 from othello.variant import START_EMPTY, WHITE, Variant
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
-from player.evaluation import SCALARS, PatternEvaluator, weights_file
+from player.evaluation import SCALARS, PatternEvaluator, _group, weights_file
 from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable
 
 
@@ -434,18 +434,8 @@ def test_evaluation_is_the_same_for_mirror_images():
 # ----- the kernel methods the player added ---------------------------------------
 
 
-def edge_lines(n):
-    """The squares of the top row, bottom row, left column and right column, each from its lower-numbered corner."""
-    return (
-        [c for c in range(n)],
-        [(n - 1) * n + c for c in range(n)],
-        [r * n for r in range(n)],
-        [r * n + n - 1 for r in range(n)],
-    )
-
-
 def direct_edge_number(digits):
-    """The pattern number of an edge read as `digits` (0 empty, 1 mover, 2 opponent; 10x10's middle two left out):
+    """The entry of an edge read as `digits` (0 empty, 1 mover, 2 opponent; 10x10's middle two left out):
     the base-3 values of the two halves, each read from its corner inward, smaller one `low`, larger one `high`."""
     half = len(digits) // 2
     near = sum(digits[i] * 3 ** i for i in range(half))
@@ -454,47 +444,40 @@ def direct_edge_number(digits):
     return high * (high + 1) // 2 + low
 
 
-def direct_edges(player, opponent, n):
-    out = []
-    for line in edge_lines(n):
-        if n == 10:
-            line = line[:4] + line[6:]
-        digits = [1 if player >> square & 1 else 2 if opponent >> square & 1 else 0 for square in line]
-        out.append(direct_edge_number(digits))
-    return out
-
-
-@pytest.mark.parametrize("size", [6, 8, 10])
-def test_edge_numbers_join_mirror_images_and_number_every_pair_once(size):
-    """Every filling of the squares an edge reads, on each of the four edges: an edge and its mirror image
-    get the same number, and the mirror pairs are numbered one to one onto 0 .. E * (E + 1) // 2 - 1,
-    the evaluation's table size."""
+@pytest.mark.parametrize("size", [6, 10])
+def test_edge_entries_join_mirror_images_and_number_every_pair_once(size):
+    """Every filling of the squares an edge reads, on each of the four edges of the edge evaluation's file:
+    an edge and its mirror image get the same entry, and the mirror pairs are numbered one to one onto
+    0 .. E * (E + 1) // 2 - 1, the table's size."""
     rng = random.Random(size)
-    kernel = Kernel(geometry(size))
+    evaluator = PatternEvaluator(size)
     places = [place for place in range(size) if not (size == 10 and 4 <= place < 6)]  # 10x10: 0-3 and 6-9
     half_values = 3 ** (len(places) // 2)
     count = half_values * (half_values + 1) // 2
-    assert count == len(PatternEvaluator(size if size != 8 else 10).table) == (378 if size == 6 else 3321)
-    out = [0] * 4
-    for edge, line in enumerate(edge_lines(size)):
-        numbered = {}  # filling (a digit per place read) -> its number
+    assert count == len(evaluator.table) == (378 if size == 6 else 3321)
+    lines = ([c for c in range(size)], [(size - 1) * size + c for c in range(size)],
+             [r * size for r in range(size)], [r * size + size - 1 for r in range(size)])
+    assert len(evaluator.images) == 4
+    for image, line in zip(evaluator.images, lines):
+        _, pairs, fixed, first, second = image
+        assert not fixed and set(first) | set(second) == {line[place] for place in places}
+        numbered = {}  # filling (a digit per place read) -> its entry
         for filling in range(3 ** len(places)):
             digits = tuple(filling // 3 ** i % 3 for i in range(len(places)))
-            contents = dict(zip(places, digits))
+            cells = bytearray(size * size)
+            for place, digit in zip(places, digits):
+                cells[line[place]] = digit
             if size == 10:  # the middle squares, which are not read, hold anything
-                contents[4], contents[5] = rng.randrange(3), rng.randrange(3)
-            player = sum(1 << line[place] for place, digit in contents.items() if digit == 1)
-            opponent = sum(1 << line[place] for place, digit in contents.items() if digit == 2)
-            kernel.set_root(player, opponent)
-            kernel.edge_indices(0, out)
-            assert out[edge] == direct_edge_number(digits), (size, edge, digits)
-            numbered[digits] = out[edge]
-        pairs = {}  # number -> the mirror pairs given it, each as its smaller filling
-        for digits, number in numbered.items():
-            assert numbered[digits[::-1]] == number, (size, edge, digits)
-            pairs.setdefault(number, set()).add(min(digits, digits[::-1]))
-        assert sorted(pairs) == list(range(count)), (size, edge)
-        assert all(len(given) == 1 for given in pairs.values()), (size, edge)
+                cells[line[4]], cells[line[5]] = rng.randrange(3), rng.randrange(3)
+            high, low = sorted((_group(first, cells), _group(second, cells)), reverse=True)
+            entry = high * (high + 1) // 2 + low
+            assert entry == direct_edge_number(digits), (size, line, digits)
+            numbered[digits] = entry
+        given = {}  # entry -> the mirror pairs given it, each as its smaller filling
+        for digits, entry in numbered.items():
+            assert numbered[digits[::-1]] == entry, (size, digits)
+            given.setdefault(entry, set()).add(min(digits, digits[::-1]))
+        assert sorted(given) == list(range(count)) and all(len(pairs) == 1 for pairs in given.values())
 
 
 def neighbours_count(player, opponent, n, playable):
@@ -523,9 +506,6 @@ def test_kernel_evaluation_methods_against_direct_counts(size, hole):
         split = rng.getrandbits(size * size)
         player, opponent = occupied & split, occupied & ~split
         kernel.set_root(player, opponent)
-        edges = [0] * 4
-        kernel.edge_indices(0, edges)
-        assert edges == direct_edges(player, opponent, size)
         assert kernel.potential_mobility(0) == neighbours_count(player, opponent, size, g.playable)
         assert kernel.opponent_potential_mobility(0) == neighbours_count(opponent, player, size, g.playable)
         expected_x = 0

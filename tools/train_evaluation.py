@@ -24,8 +24,8 @@ How (docs/PLAYER.md, "Evaluation"):
    weights are solved exactly (small normal equations) and the edge tables
    are fitted by regularised averaging of the residuals (edge configurations
    seen rarely stay near 0), alternating a few rounds. An edge and its
-   mirror image have one pattern number (Kernel.edge_indices), so they share
-   one value and the tables hold each pattern once.
+   mirror image have one entry (edge_number(), player/evaluation.py's
+   numbering), so they share one value and a table holds each filling once.
 4. The weights are rounded to the stored units (1/256 disc for features,
    1/8 disc for edges, stored + 128 in a byte) and written as
    player/evaluation.py reads them (tools/evaluation_file.py): 8 phases, the
@@ -72,6 +72,16 @@ def phase_table(squares, buckets):
     for empties in range(squares + 1):
         table[empties] = min(buckets - 1, empties * buckets // (squares - 3))
     return table
+
+
+def edge_number(image, cells):
+    """The table entry of an edge image (its squares: the near half, then the far half) in a position's
+    cells, numbered as player/evaluation.py numbers a pattern's fillings."""
+    half = len(image) // 2
+    near = sum(cells[square] * 3 ** i for i, square in enumerate(image[:half]))
+    far = sum(cells[square] * 3 ** i for i, square in enumerate(image[half:]))
+    high, low = max(near, far), min(near, far)
+    return high * (high + 1) // 2 + low
 
 
 def edge_pattern(size):
@@ -150,15 +160,17 @@ def extract(samples, size):
     feature_phase = phase_table(squares, FEATURE_BUCKETS)
     edge_phase = phase_table(squares, EDGE_BUCKETS)
     out = [0] * FEATURE_COUNT
-    edges = [0] * 4
+    cells = bytearray(size * size)
+    images = edge_pattern(size).images
     rows = []
     for player, opponent, label in samples:
         kernel.set_root(player, opponent)
         kernel.features(0, out)
-        kernel.edge_indices(0, edges)
+        kernel.cells(0, cells)
+        edges = [edge_number(image, cells) for image in images]
         empties = out[6]
         values = (out[0], out[1], out[2], out[3], out[4], out[5], empties & 1, 1)
-        rows.append((feature_phase[empties], edge_phase[empties], values, tuple(edges), label))
+        rows.append((feature_phase[empties], edge_phase[empties], values, edges, label))
     return rows
 
 

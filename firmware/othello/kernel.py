@@ -20,7 +20,7 @@ device fast path with the same methods and results, and
 
 
 from othello.compat import bit_index, popcount
-from othello.kernel_tables import FINAL_MULTIPLIER, HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_half_table
+from othello.kernel_tables import FINAL_MULTIPLIER, HASH_MULTIPLIERS, LOCK_MULTIPLIERS
 
 
 class Kernel:
@@ -40,17 +40,11 @@ class Kernel:
         self._n = n
         self._se = n + 1  # shift to the south-east neighbour (north-west to the right)
         self._ne = n - 1  # shift to the south-west neighbour (north-east to the right)
-        self._row_mask = (1 << n) - 1
-        self._bottom_shift = n * (n - 1)
         column_a = 0
         for row in range(n):
             column_a |= 1 << (row * n)
-        self._column_a = column_a
         self._not_column_a = geometry.full ^ column_a
         self._not_last_column = geometry.full ^ (column_a << (n - 1))
-        self._column_folds = column_folds(n)
-        self._edge_halves = edge_half_table(n)
-        self._far_half = 1 << n  # where edge_halves' far-half entries start
         last = n * n - 1
         self._corner_x = (
             (1, 1 << (n + 1)),
@@ -154,38 +148,6 @@ class Kernel:
                     count -= 1
         return count
 
-    def edge_indices(self, ply, out):
-        """Write the four edges' pattern numbers into out[0..3]: top row, bottom row, left column, right column.
-
-        A square counts 0 empty, 1 the mover's, 2 the opponent's. An edge's
-        squares are split into two halves (kernel_tables.edge_half_table), each
-        a base-3 number below E = 3**4 read from its corner inward (3**3 on
-        6x6; on 10x10 only the four squares at each end count, so the numbers
-        keep the range of the 8x8 board). Mirroring the edge swaps the halves,
-        so with high and low the larger and the smaller half the number
-        high * (high + 1) // 2 + low is the same for an edge and its mirror
-        image and tells every other pair apart: the evaluation's tables hold
-        each pattern once, E * (E + 1) // 2 entries (3321 on 8x8, 378 on 6x6).
-        """
-        player = self.players[ply]
-        opponent = self.opponents[ply]
-        halves = self._edge_halves
-        far = self._far_half
-        row = self._row_mask
-        bottom = self._bottom_shift
-        right = self._n - 1
-        out[0] = _edge_number(halves, far, player & row, opponent & row)
-        out[1] = _edge_number(halves, far, player >> bottom, opponent >> bottom)
-        out[2] = _edge_number(halves, far, self._column(player), self._column(opponent))
-        out[3] = _edge_number(halves, far, self._column(player >> right), self._column(opponent >> right))
-
-    def _column(self, x):
-        """Column a of `x` as a row-sized number (square a1 in bit 0), gathered by right shifts only."""
-        x &= self._column_a
-        for shift in self._column_folds:
-            x |= x >> shift
-        return x & self._row_mask
-
     def hash(self, ply):
         """A 30-bit hash of the position at `ply` (discs and who is to move): the table slot."""
         return self._mix(ply, HASH_MULTIPLIERS)
@@ -242,19 +204,6 @@ class Kernel:
             out[square] = (player >> square & 1) | (opponent >> square & 1) << 1
 
 
-def _edge_number(halves, far, mine, theirs):
-    """The pattern number of an edge holding the mover's discs `mine` and the opponent's `theirs` (bit i = place i).
-
-    halves is edge_half_table(size), whose far halves start at `far`. A function
-    of the module, not a method: MicroPython calls it faster.
-    """
-    high = halves[mine] + 2 * halves[theirs]  # the near half, until the swap below
-    low = halves[far + mine] + 2 * halves[far + theirs]  # the far half
-    if high < low:
-        high, low = low, high
-    return high * (high + 1) // 2 + low
-
-
 def _fold_words(mask, multipliers, first, words):
     x = 0
     for i in range(first, first + words):
@@ -263,19 +212,3 @@ def _fold_words(mask, multipliers, first, words):
         x ^= (w * multipliers[i]) & 0xFFFFFFFF
         mask >>= 32
     return x
-
-
-def column_folds(size):
-    """Right shifts that gather the bits of column a (squares 0, n, 2n, ...) into the lowest n bits.
-
-    A shift by k * (n - 1) moves the bit of row r + k next to the bits already
-    gathered for row r; k never exceeds what keeps the gathered run inside n
-    bits, so no bit lands where another row's bit belongs.
-    """
-    folds = []
-    gathered = 1
-    while gathered < size:
-        step = min(gathered, size - gathered)
-        folds.append(step * (size - 1))
-        gathered += step
-    return tuple(folds)

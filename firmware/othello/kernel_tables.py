@@ -28,13 +28,14 @@ def read_places(size):
 
 
 def edge_number_count(size):
-    """How many pattern numbers edge_indices gives on a size x size board: E * (E + 1) // 2, E = 3**half."""
+    """How many entries an edge's table has on a size x size board: E * (E + 1) // 2, E = 3**half."""
     half_values = 3 ** (len(read_places(size)) // 2)
     return half_values * (half_values + 1) // 2
 
 
 def edge_half_table(size):
-    """The base-3 values of the two halves of an edge, for edge_indices: a bytearray of 2 * 2**size.
+    """The base-3 values of the two halves of an edge: a bytearray of 2 * 2**size (the viper search reads
+    pattern squares through its entries).
 
     An edge's read places are split in two halves, each read from its corner
     inward: entry [bits] (bit i = place i holds a disc) is the near half,

@@ -43,7 +43,7 @@ if sys.implementation.name != "micropython":
 import micropython  # noqa: E402
 from micropython import const  # noqa: E402
 
-from othello.kernel_tables import HASH_MULTIPLIERS, LOCK_MULTIPLIERS, edge_half_table  # noqa: E402
+from othello.kernel_tables import HASH_MULTIPLIERS, LOCK_MULTIPLIERS  # noqa: E402
 
 SIZE = 8
 WORD = 0xFFFFFFFF
@@ -303,47 +303,6 @@ def _mix(pos: ptr32, at: int, multipliers: int, geo: ptr32) -> int:
     return int(x)
 
 
-@micropython.viper
-def _edges(pos: ptr32, at: int, halves: ptr8, out: ptr32):
-    """Kernel.edge_indices into out[0..3]: halves is edge_half_table(8), far halves from 256 on."""
-    pl = uint(pos[at])
-    ph = uint(pos[at + 1])
-    ol = uint(pos[at + 2])
-    oh = uint(pos[at + 3])
-    edge = 0
-    while edge < 4:
-        if edge == 0:
-            mine = pl & 0xFF
-            theirs = ol & 0xFF
-        elif edge == 1:
-            mine = ph >> 24
-            theirs = oh >> 24
-        else:
-            # column a (edge 2) or h (edge 3) of each word, rows gathered by right shifts
-            s = (edge - 2) * 7
-            x = (pl >> s) & 0x01010101
-            x |= x >> 7
-            x |= x >> 14
-            y = (ph >> s) & 0x01010101
-            y |= y >> 7
-            y |= y >> 14
-            mine = (x & 0xF) | ((y & 0xF) << 4)
-            x = (ol >> s) & 0x01010101
-            x |= x >> 7
-            x |= x >> 14
-            y = (oh >> s) & 0x01010101
-            y |= y >> 7
-            y |= y >> 14
-            theirs = (x & 0xF) | ((y & 0xF) << 4)
-        high = halves[mine] + 2 * halves[theirs]  # the near half, until the swap below
-        low = halves[256 + mine] + 2 * halves[256 + theirs]  # the far half
-        if high < low:
-            high, low = low, high
-        number = ((high * (high + 1)) >> 1) + low
-        out[edge] = number
-        edge += 1
-
-
 class ViperKernel:
     name = "viper"
 
@@ -357,8 +316,7 @@ class ViperKernel:
         self._pos = array("I", bytes(16 * (max_ply + 2)))
         self._geo = geometry_table(geometry.blocked)
         self._de_bruijn = DE_BRUIJN
-        self._edge_halves = edge_half_table(SIZE)
-        self._scratch = array("I", bytes(16))  # empties() and edge_indices() work here
+        self._scratch = array("I", bytes(16))  # empties() works here
 
     def set_root(self, player, opponent):
         pos = self._pos
@@ -599,15 +557,6 @@ class ViperKernel:
     def x_squares(self, ply: int) -> int:
         """The mover's discs on X-squares whose corner is empty, minus the opponent's."""
         return int(_x_squares(self._pos, ply << 2, self._geo))
-
-    def edge_indices(self, ply, out):
-        """Write the four edges' pattern numbers into out[0..3] (see Kernel.edge_indices)."""
-        scratch = self._scratch
-        _edges(self._pos, ply << 2, self._edge_halves, scratch)
-        out[0] = scratch[0]
-        out[1] = scratch[1]
-        out[2] = scratch[2]
-        out[3] = scratch[3]
 
     @micropython.viper
     def hash(self, ply: int) -> int:

@@ -47,6 +47,7 @@ if sys.implementation.name != "micropython":
 import micropython  # noqa: E402
 from micropython import const  # noqa: E402
 
+from othello.kernel_tables import edge_half_table  # noqa: E402
 from othello.kernel_viper import _legal  # noqa: E402
 from player.search import CHECK_EVERY, GENERATION_MASK, INFINITY, KIND_SOLVE, NO_MOVE, ORDER_DEPTH, TABLE_DEPTH  # noqa: E402
 from player.search import SearchStopped  # noqa: E402
@@ -164,6 +165,7 @@ class ViperMidgame:
         self._weights = None
         self._phase_of = None
         self._tables = bytearray(1)
+        self._halves = edge_half_table(8)  # the pattern code reads groups of squares through it
 
     def handles(self, evaluator):
         """Whether pvs() can stand in for Searcher._pvs with this evaluator: the pattern evaluation, with the
@@ -237,7 +239,7 @@ def _search() -> int:
     geo = ptr32(geo_obj)
     moves = ptr8(kernel.move_list)
     de_bruijn = ptr8(kernel._de_bruijn)
-    halves = ptr8(kernel._edge_halves)
+    halves = ptr8(self._halves)
     frame = ptr32(self._frame)
     keys = ptr8(self._keys)
     rank = ptr8(self._rank)

@@ -17,7 +17,6 @@ START = ((1 << 35) | (1 << 28), (1 << 27) | (1 << 36))
 
 KERNEL = make_kernel(geometry(8), 16)
 FEATURES = [0] * FEATURE_COUNT
-EDGES = [0] * 4
 CELLS = bytearray(64)
 WEIGHTS = array("h", range(64))
 COUNT = [0]
@@ -39,7 +38,6 @@ def walk(ply, depth):
     k = KERNEL
     COUNT[0] += 1
     k.features(ply, FEATURES)
-    k.edge_indices(ply, EDGES)
     k.cells(ply, CELLS)
     k.square_sum(ply, WEIGHTS)
     k.hash(ply)

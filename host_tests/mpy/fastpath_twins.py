@@ -19,8 +19,7 @@ EDGE_SQUARES = (0, 7, 24, 31, 32, 39, 56, 63)
 PLY_METHODS = ("mobility", "opponent_mobility", "discs", "opponent_discs", "empties", "potential_mobility",
                "opponent_potential_mobility", "x_squares", "hash", "lock")
 # Every public method, and where compare_at() checks the ones that take more than a ply.
-CHECKED = PLY_METHODS + ("set_root", "position", "generate", "play", "pass_move", "edge_indices", "square_sum", "features",
-                         "cells")
+CHECKED = PLY_METHODS + ("set_root", "position", "generate", "play", "pass_move", "square_sum", "features", "cells")
 # Signed weights over the whole int16 range, so a sign-extension slip shows.
 WEIGHTS = array("h", [((square * 7919) % 65536) - 32768 for square in range(64)])
 
@@ -72,10 +71,6 @@ def compare_at(plain, viper, ply):
         a = getattr(plain, method)(ply)
         b = getattr(viper, method)(ply)
         assert a == b, "%s: plain %r, viper %r at %s" % (method, a, b, here)
-    a, b = [0] * 4, [0] * 4
-    plain.edge_indices(ply, a)
-    viper.edge_indices(ply, b)
-    assert a == b, "edge_indices: plain %r, viper %r at %s" % (a, b, here)
     a, b = [0] * FEATURE_COUNT, [0] * FEATURE_COUNT
     plain.features(ply, a)
     viper.features(ply, b)
@@ -129,29 +124,6 @@ def check_shape(blocked, positions, seed):
     return checked
 
 
-def check_edge_fillings():
-    """edge_indices on every filling of each of the four edges (the rest of the board empty): 4 * 3**8 positions."""
-    g = geometry(8)
-    plain = Kernel(g, 4)
-    viper = ViperKernel(g, 4)
-    a, b = [0] * 4, [0] * 4
-    for line in (range(8), range(56, 64), range(0, 64, 8), range(7, 64, 8)):
-        for filling in range(3 ** 8):
-            player = opponent = 0
-            digits = filling
-            for square in line:
-                if digits % 3 == 1:
-                    player |= 1 << square
-                elif digits % 3 == 2:
-                    opponent |= 1 << square
-                digits //= 3
-            plain.set_root(player, opponent)
-            viper.set_root(player, opponent)
-            plain.edge_indices(0, a)
-            viper.edge_indices(0, b)
-            assert a == b, "edge_indices: plain %r, viper %r at %s" % (a, b, where(0, (player, opponent)))
-
-
 def check_methods():
     """The viper kernel has every public method of the plain one, and this test compares each of them."""
     public = [name for name in dir(Kernel) if not name.startswith("_") and callable(getattr(Kernel, name))]
@@ -163,8 +135,6 @@ def check_methods():
 
 def main(positions):
     check_methods()
-    check_edge_fillings()
-    print("edge fillings ok")
     total = 0
     for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4), (1 << 18, 5)):
         total += check_shape(blocked, positions, seed)
