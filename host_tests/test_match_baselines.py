@@ -96,3 +96,28 @@ def test_match_of_mobility_baseline_from_random_openings(capfd):
     assert result["openings"] == "random" and result["first"] == "mob2"
     assert result["wins"] + result["draws"] + result["losses"] == 2
     assert result["results"][0]["opening"] not in set(player.openings(Variant(), 50, 1))
+
+
+def test_levels_think_on_the_unix_port_as_the_device_does(capfd):
+    """--interpreter unix: the levels are player processes on MicroPython's unix port (the viper search and
+    solver, the device's code): the games end, a second run plays the same games, and the process answers
+    a position with a legal move."""
+    from player_process import PlayerProcess
+
+    arguments = ["match", "--black", "3", "--white", "pos1", "--games", "2", "--jobs", "1", "--json",
+                 "--interpreter", "unix"]
+    assert main(arguments) == 0
+    result = json.loads(capfd.readouterr()[0])
+    assert result["wins"] + result["draws"] + result["losses"] == 2
+    assert main(arguments) == 0
+    assert json.loads(capfd.readouterr()[0])["results"] == result["results"]
+    game = result["results"][0]  # level 3 is Black in the first game: its first move is the process's
+    board = Board.from_position(game["opening"])
+    with PlayerProcess(interpreter="unix") as process:
+        move = process.think(board.position(), 1 * 7919 + 0 * 131 + 0, 3)[0]
+    assert move in [player.square_name(square) for square in board.legal_squares()]
+
+
+def test_the_unix_port_plays_standard_othello_only(capsys):
+    assert main(["match", "--black", "8", "--white", "pos1", "--games", "2", "--anti", "--interpreter", "unix"]) == 2
+    assert "--interpreter unix plays standard 8x8 Othello only" in capsys.readouterr().err

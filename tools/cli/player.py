@@ -32,12 +32,13 @@ from othello.board import PASS, Board
 from othello.compat import popcount
 from othello.kernel import Kernel
 from othello.kernels import make_kernel
-from othello.notation import square_name
+from othello.notation import parse_square, square_name
 from othello.variant import BLACK, COLOUR_NAMES, WHITE, Variant
 from player import LEVELS, Level, solve, think
 from player.engine import MAX_PLY, MAX_TIME_MS, SOLVE_SHARE, decide, engine_for
 from player.evaluation import DISC, POSITIONAL_VALUES, SquareEvaluator
 from player.search import INFINITY, NO_LIMIT, Searcher, SearchStopped, TranspositionTable
+from player_process import PlayerProcess
 
 OPENINGS_FILE = Path(__file__).resolve().parent.parent / "match_openings.txt"
 NO_DEADLINE_MS = MAX_TIME_MS
@@ -134,6 +135,10 @@ def register(subparsers):
     match_parser.add_argument("--anti", action="store_true", help="Anti-Othello: fewer discs wins")
     match_parser.add_argument("--json", action="store_true", help="print one JSON object (summary and every "
                               "game) instead of text")
+    match_parser.add_argument("--interpreter", choices=("cpython", "unix"), default="cpython",
+                              help="where the levels think: cpython (the plain search and solver, default) or unix "
+                              "(MicroPython's unix port: the viper search and solver the Pico runs, many times "
+                              "faster; standard 8x8 Othello only)")
     match_parser.set_defaults(func=run_match)
 
     bench_parser = subparsers.add_parser(
@@ -434,8 +439,10 @@ def every_move(board, budgets, seed, progress):
 class Player:
     """A match participant: choose(board, seed) -> square (or PASS)."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, interpreter="cpython"):
         self.spec = spec
+        self.interpreter = interpreter
+        self.process = None  # the unix port's player process, made at the first move
         text = spec.strip().lower()
         self.level = None
         self.depth = None
@@ -457,6 +464,11 @@ class Player:
     def choose(self, board, seed):
         if not board.legal_moves():
             return PASS
+        if self.level is not None and self.interpreter == "unix":
+            if self.process is None:
+                self.process = PlayerProcess(interpreter="unix")
+            move = self.process.think(board.position(), seed, self.level)[0]
+            return PASS if move == "pass" else parse_square(move, board.size)
         if self.level is not None:
             return think(board, self.level, time_limit_ms=NO_DEADLINE_MS, rng_seed=seed).square
         rng = random.Random(seed)
@@ -548,13 +560,13 @@ GAME_PROGRESS_S = 5.0  # a game still running says so this often (from its worke
 
 def play_one(job):
     """One game of a match (in a worker process): returns (index, first player's colour, winner, black, white)."""
-    index, first_spec, second_spec, opening, variant_dict, seed = job
+    index, first_spec, second_spec, opening, variant_dict, seed, interpreter = job
     variant = Variant.from_dict(variant_dict)
     players = []
     for spec in (first_spec, second_spec):
-        if spec not in _players:
-            _players[spec] = Player(spec)
-        players.append(_players[spec])
+        if (spec, interpreter) not in _players:
+            _players[(spec, interpreter)] = Player(spec, interpreter)
+        players.append(_players[(spec, interpreter)])
     first_colour = BLACK if index % 2 == 0 else WHITE
     board = Board.from_position(opening, variant)
     ply = 0
@@ -593,8 +605,12 @@ def elo_from(results):
 def run_match(args):
     first, second = Player(args.black), Player(args.white)
     variant = Variant(size=args.size, anti=args.anti)
+    if args.interpreter == "unix" and not variant.is_standard():
+        raise CommandError("--interpreter unix plays standard 8x8 Othello only (its player process reads positions "
+                           "without a variant): leave it out for %s" % variant.describe())
     starts = openings(variant, (args.games + 1) // 2, args.seed, args.openings == "balanced")
-    jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed) for i in range(args.games)]
+    jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed, args.interpreter)
+            for i in range(args.games)]
     wins = draws = losses = 0
     margins = []
     scores = []
