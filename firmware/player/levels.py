@@ -38,7 +38,7 @@ STYLE_PATTERN = "pattern"
 #   Pico (docs/DEVICE_SPEED.md, tools/device_search.py); the levels count
 #   less (late-midgame positions run slower), so the node budget, not the
 #   deadline, ends a search and a host replay of the level plays the device's move;
-DEVICE_SEARCH_NODES_PER_S = 9500
+DEVICE_SEARCH_NODES_PER_S = 7900
 # - the Pico solves endgames with the viper solver (player/endgame_viper.py):
 #   23,700 to 36,200 nodes per second on 14 empties from play on the emulated
 #   Pico, 29,900 over the set (docs/DEVICE_SPEED.md, tools/device_endgame.py),
