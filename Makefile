@@ -65,16 +65,30 @@ repl: $(STAMP)
 bench-device: $(STAMP) $(if $(filter emulated,$(PORT)),$(NODE_STAMP))
 	$(DEPLOY) bench --board "$(BOARD)" --port "$(PORT)"
 
-# ----- training the evaluation (docs/PLAYER.md, "Training"): data into build/training, then a fit report
-# GAMES self-play games (20000 for the full run of >= 1,000,000 positions), PATTERNS a set in tools/patterns/.
+# ----- training the evaluation (docs/PLAYER.md, "Training"): self-play data into build/training*, a pattern
+# set's fit report, and the shipped weight files. GAMES self-play games (20000 for the full 8x8 run of
+# >= 1,000,000 positions), VARIANT the other games' options (--anti, --size 6, with their settings: PLAYER.md),
+# PATTERNS a set in tools/patterns/ (device6 for 6x6), FIT more tools/training_fit.py options (--anti, ...).
 GAMES ?= 200
 SEED ?= 1
-PATTERNS ?= pico
+VARIANT ?=
+PATTERNS ?= device
+FIT ?=
 
-.PHONY: training-data training-fit
+.PHONY: training-data training-fit evaluation
 
 training-data: $(STAMP)
-	nice $(PY) tools/training_data.py --games $(GAMES) --seed $(SEED)
+	nice $(PY) tools/training_data.py --games $(GAMES) --seed $(SEED) $(VARIANT)
 
 training-fit: $(STAMP)
-	nice $(PY) tools/training_fit.py --patterns $(PATTERNS)
+	nice $(PY) tools/training_fit.py --patterns $(PATTERNS) $(FIT)
+
+# The weight files from the data the four training-data runs of PLAYER.md made, then the viper search's
+# leaf code from eval8.bin's patterns.
+evaluation: $(STAMP)
+	$(PY) tools/training_fit.py --patterns device --write firmware/player/eval8.bin
+	$(PY) tools/training_fit.py --patterns device --anti --write firmware/player/eval8a.bin
+	$(PY) tools/training_fit.py --patterns device6 --write firmware/player/eval6.bin
+	$(PY) tools/training_fit.py --patterns device6 --anti --write firmware/player/eval6a.bin
+	$(PY) tools/train_evaluation.py --size 8
+	$(PY) tools/gen_viper.py

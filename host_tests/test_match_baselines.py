@@ -118,6 +118,11 @@ def test_levels_think_on_the_unix_port_as_the_device_does(capfd):
     assert move in [player.square_name(square) for square in board.legal_squares()]
 
 
-def test_the_unix_port_plays_standard_othello_only(capsys):
-    assert main(["match", "--black", "8", "--white", "pos1", "--games", "2", "--anti", "--interpreter", "unix"]) == 2
-    assert "--interpreter unix plays standard 8x8 Othello only" in capsys.readouterr().err
+def test_the_unix_port_plays_8x8_othello_and_anti_othello_only(capfd):
+    assert main(["match", "--black", "8", "--white", "pos1", "--games", "2", "--size", "6", "--interpreter",
+                 "unix"]) == 2
+    assert "--interpreter unix plays 8x8 Othello and Anti-Othello" in capfd.readouterr().err
+    assert main(["match", "--black", "2", "--white", "pos1", "--games", "2", "--anti", "--interpreter", "unix",
+                 "--jobs", "1", "--json"]) == 0
+    result = json.loads(capfd.readouterr()[0])
+    assert result["variant"] == Variant(anti=True).describe() and len(result["results"]) == 2

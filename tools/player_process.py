@@ -39,9 +39,10 @@ class PlayerProcess:
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
                                         cwd=str(REPO))
 
-    def think(self, position, seed, level, nodes=None, solver_nodes=None):
-        """(move, depth, nodes, solver nodes, exact, book, score) of the level's move."""
-        self.process.stdin.write("think %s %d %d %s %s\n" % (position, seed, level, nodes or "-", solver_nodes or "-"))
+    def think(self, position, seed, level, nodes=None, solver_nodes=None, anti=False):
+        """(move, depth, nodes, solver nodes, exact, book, score) of the level's move (in Anti-Othello if `anti`)."""
+        self.process.stdin.write("think %s %d %d %s %s%s\n" % (position, seed, level, nodes or "-", solver_nodes or "-",
+                                                                " anti" if anti else ""))
         self.process.stdin.flush()
         line = self.process.stdout.readline()
         words = line.split()

@@ -39,10 +39,10 @@ sys.path[:0] = [str(TOOLS), str(REPO / "firmware")]
 
 import evaluation_file  # noqa: E402
 import training_boards as boards  # noqa: E402
+import training_data  # noqa: E402
 from cli.values import whole_number  # noqa: E402
 
 PATTERN_DIR = TOOLS / "patterns"
-DEFAULT_DATA = REPO / "build" / "training"
 BUDGET_BYTES = 40 * 1024  # tables held in RAM per phase on the Pico (issue 14)
 ENTRY_LIMIT = 127  # a stored entry is a signed byte
 # The scalar features a set may use, in the order of the device's weights (player/evaluation.py SCALARS; the
@@ -497,8 +497,9 @@ def main(argv=None):
     parser.add_argument("--patterns", type=pattern_file, default=PATTERN_DIR / "pico.json",
                         help="pattern set: a name in tools/patterns/ (pico, edax, edges) or a JSON file")
     parser.add_argument("--anti", action="store_true",
-                        help="Anti-Othello data (default directory build/training-anti; the yardstick is eval8a.bin)")
-    parser.add_argument("--data", type=Path, help="data directory (default build/training or build/training-anti)")
+                        help="Anti-Othello data (the yardstick is then the shipped Anti-Othello weights)")
+    parser.add_argument("--data", type=Path, help="data directory (default build/training, with -6x6 for a 6x6 "
+                        "pattern set and -anti for Anti-Othello: where tools/training_data.py writes them)")
     parser.add_argument("--phase-empties", type=whole_number(1, 61), default=6,
                         help="empty squares a phase spans (default 6: 10 phases)")
     parser.add_argument("--overlap", type=whole_number(0, 10), default=2,
@@ -519,7 +520,7 @@ def main(argv=None):
     started = time.monotonic()
     try:
         pattern_set = PatternSet(args.patterns)
-        data = args.data or (DEFAULT_DATA.with_name(DEFAULT_DATA.name + "-anti") if args.anti else DEFAULT_DATA)
+        data = args.data or training_data.data_directory(pattern_set.size, args.anti)
         train, test = load(data, "train"), load(data, "test")
         if args.write:
             device_patterns(pattern_set)  # refused before the fit, not after it

@@ -138,7 +138,7 @@ def register(subparsers):
     match_parser.add_argument("--interpreter", choices=("cpython", "unix"), default="cpython",
                               help="where the levels think: cpython (the plain search and solver, default) or unix "
                               "(MicroPython's unix port: the viper search and solver the Pico runs, many times "
-                              "faster; standard 8x8 Othello only)")
+                              "faster; 8x8 Othello and Anti-Othello from the standard start)")
     match_parser.set_defaults(func=run_match)
 
     bench_parser = subparsers.add_parser(
@@ -467,7 +467,7 @@ class Player:
         if self.level is not None and self.interpreter == "unix":
             if self.process is None:
                 self.process = PlayerProcess(interpreter="unix")
-            move = self.process.think(board.position(), seed, self.level)[0]
+            move = self.process.think(board.position(), seed, self.level, anti=board.variant.anti)[0]
             return PASS if move == "pass" else parse_square(move, board.size)
         if self.level is not None:
             return think(board, self.level, time_limit_ms=NO_DEADLINE_MS, rng_seed=seed).square
@@ -605,9 +605,10 @@ def elo_from(results):
 def run_match(args):
     first, second = Player(args.black), Player(args.white)
     variant = Variant(size=args.size, anti=args.anti)
-    if args.interpreter == "unix" and not variant.is_standard():
-        raise CommandError("--interpreter unix plays standard 8x8 Othello only (its player process reads positions "
-                           "without a variant): leave it out for %s" % variant.describe())
+    if args.interpreter == "unix" and Variant(anti=variant.anti) != variant:
+        raise CommandError("--interpreter unix plays 8x8 Othello and Anti-Othello from the standard start only (its "
+                           "player process reads positions without the other rules): leave it out for %s"
+                           % variant.describe())
     starts = openings(variant, (args.games + 1) // 2, args.seed, args.openings == "balanced")
     jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed, args.interpreter)
             for i in range(args.games)]
