@@ -78,3 +78,10 @@ training-data: $(STAMP)
 
 training-fit: $(STAMP)
 	nice $(PY) tools/training_fit.py --patterns $(PATTERNS)
+
+# ----- the opening book (docs/PLAYER.md, "Opening book"): searches into build/book, the book into
+# firmware/player/book8.bin (an interrupted build goes on where it stopped when run again)
+.PHONY: book
+
+book: $(STAMP)
+	nice $(PY) tools/build_book.py

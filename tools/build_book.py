@@ -228,12 +228,14 @@ class Cache:
             self.results[key] = result
 
     def add(self, line):
-        key, result = parse_result(line.split()[1:])
+        try:
+            key, result = parse_result(line.split()[1:])
+        except (ValueError, IndexError):
+            raise BookError("a worker answered what is not a search result: %r" % line[:200])
         with self.lock:
             self.results[key] = result
             self.stream.write(line + "\n")
             self.stream.flush()
-        return result
 
     def close(self):
         self.stream.close()
@@ -304,13 +306,13 @@ class Searches:
                 except queue.Empty:
                     return
                 try:
-                    result = self.cache.add(worker.search(key))
+                    self.cache.add(worker.search(key))
                 except BookError as error:
                     if not self.interrupted:
                         errors.append(error)
                     self.stop()
                     return
-                self.progress.searched(result)
+                self.progress.searched()
 
         threads = [threading.Thread(target=drain, args=(worker,), daemon=True) for worker in self.workers]
         for thread in threads:
@@ -374,7 +376,7 @@ class Progress:
             self.later_named = later_named
             self.in_book = in_book
 
-    def searched(self, result):
+    def searched(self):
         with self.lock:
             self.done += 1
             self.level_done += 1
@@ -503,19 +505,21 @@ def write_book(book, path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--depth", type=whole_number(1, 30), default=12, help="search depth in plies (default 12)")
-    parser.add_argument("--nodes", type=whole_number(1), default=100_000_000,
-                        help="most nodes a search may take; past it the last complete depth stands (default 1e8)")
+    parser.add_argument("--depth", type=whole_number(1, 30), default=12,
+                        help="the searches' deepest iteration, in plies (default 12)")
+    parser.add_argument("--nodes", type=whole_number(1), default=8_000_000,
+                        help="most nodes a search may take: no iteration is begun that would not finish in them "
+                        "(default 8e6)")
     parser.add_argument("--keep", type=float, default=4.0, help="book moves: within this many discs of the best")
     parser.add_argument("--width", type=whole_number(1, 64), default=4, help="... at most this many a position")
-    parser.add_argument("--plies", type=whole_number(1, 60), default=16,
-                        help="the depth of the book's best line from the start (default 16)")
-    parser.add_argument("--spread", type=float, default=1.0,
-                        help="play out the moves within this many discs of the best too (default 1)")
-    parser.add_argument("--expand", type=whole_number(1, 64), default=2,
-                        help="... at most this many moves of a position in all (default 2)")
-    parser.add_argument("--deviation", type=whole_number(0, 60), default=2,
-                        help="plies a line loses for each move that is not the best (default 2)")
+    parser.add_argument("--plies", type=whole_number(1, 60), default=20,
+                        help="the depth of the book's best line from the start (default 20)")
+    parser.add_argument("--spread", type=float, default=1.5,
+                        help="play out the moves within this many discs of the best too (default 1.5)")
+    parser.add_argument("--expand", type=whole_number(1, 64), default=3,
+                        help="... at most this many moves of a position in all (default 3)")
+    parser.add_argument("--deviation", type=whole_number(0, 60), default=3,
+                        help="plies a line loses for each move that is not the best (default 3)")
     parser.add_argument("--named", type=Path, default=NAMED_FILE,
                         help="named openings the book covers (default tools/book_openings.txt)")
     parser.add_argument("--named-plies", type=whole_number(1, 60), default=4,
