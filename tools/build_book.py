@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Build the 8x8 opening book (firmware/player/book8.bin) from deep searches on MicroPython's unix port.
 
-    .venv/bin/python tools/build_book.py                       # the shipped book (docs/PLAYER.md has its time)
-    .venv/bin/python tools/build_book.py --depth 6 --plies 8 --out /tmp/book8.bin   # a small one in minutes
+    .venv/bin/python tools/build_book.py                       # the book: about 2.4 CPU hours (docs/PLAYER.md)
+    .venv/bin/python tools/build_book.py --depth 6 --out /tmp/book8.bin   # its tree, shallow searches: a CPU minute
 
 What it does (docs/PLAYER.md, "Opening book"):
 1. Searches. Every book position is searched by the player's own midgame
@@ -495,8 +495,12 @@ def write_book(book, path):
     assert len(data) == HEADER_SIZE + ENTRY_SIZE * len(rows)
     path = Path(path)
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(bytes(data))
-    os.replace(temporary, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(bytes(data))
+        os.replace(temporary, path)
+    except OSError as error:
+        raise BookError("cannot write %s: %s" % (path, error.strerror or error))
     return len(data), len(rows), deepest
 
 
@@ -542,7 +546,10 @@ def main(argv=None):
     try:
         named = named_positions(read_named(args.named), args.named_plies)
         settings = search_settings(args)
-        cache = Cache(args.cache, settings)
+        try:
+            cache = Cache(args.cache, settings)
+        except OSError as error:
+            raise BookError("cannot use the cache %s: %s" % (args.cache, error.strerror or error))
         searches = Searches(cache, settings, args.jobs, progress)
         ticker.start()
         try:
