@@ -8,8 +8,9 @@ What it does (docs/PLAYER.md, "Opening book"):
 1. Searches. Every book position is searched by the player's own midgame
    search (the viper loop of player/search_viper.py, the shipped evaluation)
    in --jobs MicroPython processes (tools/book_worker.py), to --depth plies
-   unless --nodes nodes stop it first, with every root move within --keep
-   discs of the best given its own score (a margin search). Every position is
+   within --nodes nodes (no iteration is begun that would not finish in
+   them), with every root move within --keep discs of the best given its own
+   score (a margin search). Every position is
    searched in its canonical orientation (the least of its 8 mirror and
    rotation images, the book's key), so a search serves all 8 images.
 2. The tree. From the start, ply by ply: a position's moves within --keep
