@@ -92,3 +92,10 @@ evaluation: $(STAMP)
 	$(PY) tools/training_fit.py --patterns device6 --anti --write firmware/player/eval6a.bin
 	$(PY) tools/train_evaluation.py --size 8
 	$(PY) tools/gen_viper.py
+
+# ----- the opening book (docs/PLAYER.md, "Opening book"): searches into build/book, the book into
+# firmware/player/book8.bin (an interrupted build goes on where it stopped when run again)
+.PHONY: book
+
+book: $(STAMP)
+	nice $(PY) tools/build_book.py

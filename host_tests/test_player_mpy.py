@@ -164,7 +164,7 @@ from othello.board import Board
 from player import think
 
 board = Board()
-while board.count(0) + board.count(1) <= 13:
+while board.count(0) + board.count(1) <= DEEPEST:
     decision = think(board, 8, rng_seed=1)
     print(decision.book, "player.book" in sys.modules)
     board.play(decision.square)
@@ -177,10 +177,12 @@ def test_the_book_is_let_go_once_the_game_is_past_it():
     """The opening book's code stays in the heap while a position of the book can come, no longer."""
     import micropython_runner
 
-    lines = micropython_runner.run_unix(BOOK_LET_GO).split()
-    # 4 to 13 discs: moves from the book while it has them, and its code loaded; then 14 discs
-    assert lines[:2] == ["True", "True"] and lines[1:20:2] == ["True"] * 10, lines
-    assert lines[20:] == ["False", "False"], lines
+    deepest = (REPO / "firmware" / "player" / "book8.bin").read_bytes()[6]  # the header's most discs of a position
+    lines = micropython_runner.run_unix("DEEPEST = %d\n" % deepest + BOOK_LET_GO).split()
+    # 4 discs to the deepest: moves from the book while it has them, and its code loaded; then one disc more
+    positions = deepest - 3
+    assert lines[:2] == ["True", "True"] and lines[1:2 * positions:2] == ["True"] * positions, lines
+    assert lines[2 * positions:] == ["False", "False"], lines
 
 
 ONE_FAST_PATH_AT_A_TIME = """

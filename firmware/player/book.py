@@ -1,8 +1,10 @@
 """The opening book: good first moves read from a small file in flash, never loaded into the heap.
 
 book<size>.bin (made by tools/build_book.py, docs/PLAYER.md) lists, for the
-positions of the first plies, the moves worth playing with their scores from
-a deeper search than the device can afford. A position is looked up in its
+positions of the openings (the best lines of the player's own deep searches
+and the named openings people play), the moves worth playing with their
+scores from far deeper searches than the device can afford. A position is
+looked up in its
 canonical orientation (the least of its 8 mirror and rotation images), so one
 entry serves all of them; its moves are turned back to the board's
 orientation.
@@ -14,7 +16,8 @@ File layout (little-endian):
             canonical position; move (1 byte, a canonical square);
             score (1 byte, signed, half discs)                        = 10 bytes
 Entries are sorted by (hash, lock) and, within a position, best move first;
-lookup() binary-searches the file with seek and a 10-byte buffer.
+lookup() binary-searches the file with seek and a 10-byte buffer. A file
+whose header or length does not fit is refused with a ValueError naming it.
 
 Only plain Othello rules use the book (Anti-Othello wants other moves, and a
 black hole changes which moves exist).
@@ -94,9 +97,14 @@ def _read_u32(data, at):
 
 
 def _header(stream, path, size):
+    """The checked header; a file cut short or too long is refused too (its entries would be misread)."""
     header = stream.read(HEADER_SIZE)
     if len(header) != HEADER_SIZE or header[:4] != MAGIC or header[4] != VERSION or header[5] != size:
         raise ValueError("%s is not a version %d opening book for %dx%d" % (path, VERSION, size, size))
+    length = stream.seek(0, 2)
+    expected = HEADER_SIZE + _read_u32(header, 8) * ENTRY_SIZE
+    if length != expected:
+        raise ValueError("%s is damaged: %d bytes where its header promises %d" % (path, length, expected))
     return header
 
 
@@ -154,9 +162,9 @@ def moves_for(board, kernel, path=None):
     return found
 
 
-def lookup(board, kernel, spread, rng):
+def lookup(board, kernel, spread, rng, path=None):
     """A book move within `spread` discs of the best, chosen at random: (square, score) or None."""
-    found = moves_for(board, kernel)
+    found = moves_for(board, kernel, path)
     if not found:
         return None
     best = found[0][1]
