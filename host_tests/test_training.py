@@ -229,6 +229,15 @@ def test_the_written_weight_file_scores_as_the_fit_predicts(tmp_path, capsys, na
         assert gen_viper.read_layout(weights.read_bytes())[1] == PatternEvaluator(8).layout
 
 
+def test_a_yardstick_that_cannot_be_read_is_said_plainly(tmp_path, capsys):
+    write_data(tmp_path, 200)
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"OTEV\x04rubbish")
+    assert training_fit.main(["--patterns", "edges", "--data", str(tmp_path), "--baseline", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "the yardstick's weights cannot be read" in err and "bad.bin" in err and "Traceback" not in err
+
+
 def test_fit_without_data_says_how_to_make_it(tmp_path, capsys):
     assert training_fit.main(["--data", str(tmp_path)]) == 1
     assert "make training-data" in capsys.readouterr().err

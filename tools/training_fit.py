@@ -298,7 +298,10 @@ def shipped_evaluation(player, opponent, path=None, anti=False, size=8):
     from player.evaluation import DISC, PatternEvaluator
 
     kernel = Kernel(geometry(size), 4)
-    evaluator = PatternEvaluator(size, anti, path=None if path is None else str(path))
+    try:
+        evaluator = PatternEvaluator(size, anti, path=None if path is None else str(path))
+    except (OSError, ValueError) as error:
+        raise FitError("the yardstick's weights cannot be read: %s" % error)
     scores = np.zeros(len(player))
     for i in range(len(player)):
         kernel.set_root(int(player[i]), int(opponent[i]))
