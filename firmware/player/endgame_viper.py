@@ -55,8 +55,11 @@ MAX_EMPTIES = 32  # the most empty squares a solver can be made for
 DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
 _SORT_EMPTIES = const(7)
 _TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
-TABLE_BITS = 10  # 2**10 entries of 8 bytes
-_ENTRY_USED = const(0x1000000)  # entries: lower + 128 | (upper + 128) << 8 | move << 16 | this
+_ETC_EMPTIES = const(9)  # ... and from this many, look up each child there first (enhanced transposition cut-off)
+_STABLE_EMPTIES = const(3)  # nodes with this many empties try the stability cut-off ...
+_STABLE_ALPHA = const(8)  # ... when alpha is at least this: below, it would take 28 stable discs, all the edges
+TABLE_BITS = 10  # 2**10 entries of 8 bytes, in buckets of two
+# entries: lower + 128 | (upper + 128) << 8 | move << 16 | empties << 24 (0: an empty slot)
 _POLL_NODES = const(1024)
 
 # cfg words (array 'I'); the masks above 0x3FFFFFFF live here (see PICO_FACTS)
@@ -108,13 +111,28 @@ _INFINITY = const(100)
 _NO_SQUARE = const(64)
 _LIST_SHIFT = const(6)  # 64 bytes a ply in `lists`: squares at +0, keys at +32
 _LIST_KEYS = const(32)
-_LISTS_AT = const(32)  # lists[0:32] is the de Bruijn table of bit indices
+_RUNS_AT = const(32)  # lists[32:288]: an edge's discs from either corner in an unbroken run, by edge pattern
+_BITS_AT = const(288)  # lists[288:544]: the discs of an edge pattern
+_LISTS_AT = const(544)  # lists[0:32] is the de Bruijn table of bit indices
 
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                    31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9))
 WORD = 0xFFFFFFFF
 LEFT_QUADRANTS = 0x0F0F0F0F  # columns a-d of a 32-bit word (four rows)
 RIGHT_QUADRANTS = 0xF0F0F0F0
+
+
+def _corner_runs(pattern):
+    """The discs of an 8-bit edge pattern in an unbroken run from either corner (a full edge: all of them)."""
+    if pattern == 0xFF:
+        return 8
+    low = 0
+    while pattern >> low & 1:
+        low += 1
+    high = 0
+    while pattern >> (7 - high) & 1:
+        high += 1
+    return low + high
 
 
 class SolverStopped(Exception):
@@ -146,7 +164,10 @@ class ViperSolver:
         self._pos = array("I", bytes(16 * (plies + 1)))
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * plies)
         self._lists = bytearray(_LISTS_AT + (plies << _LIST_SHIFT))
-        self._lists[0:_LISTS_AT] = DE_BRUIJN
+        self._lists[0:32] = DE_BRUIJN
+        for pattern in range(256):
+            self._lists[_RUNS_AT + pattern] = _corner_runs(pattern)
+            self._lists[_BITS_AT + pattern] = popcount(pattern)
         cfg = array("I", bytes(4 * _C_SIZE))
         cfg[_C_FULL] = WORD
         cfg[_C_M1] = 0x55555555
@@ -253,6 +274,7 @@ class ViperSolver:
 
     def clear_table(self):
         """Forget every table entry: after others wrote in a lent table, or to time solves from scratch."""
+        _clear(self._locks, len(self._locks))
         _clear(self._entries, len(self._entries))
 
     def best_move(self):
@@ -382,7 +404,47 @@ def _search() -> int:
             el = play_l & ((pl | ol) ^ full)
             eh = play_h & ((ph | oh) ^ full)
             empties = int(frame[fr + _F_EMPTIES])
-            if not empties:
+            if empties >= _STABLE_EMPTIES and ply and int(frame[fr + _F_ALPHA]) - _BIAS >= _STABLE_ALPHA:
+                # stability cut-off: the opponent's discs that nothing can flip (in Anti-Othello the
+                # side to move's own) bound the score from above; here the edge discs of a full edge or
+                # of an unbroken run from a corner, each corner counted by both its edges
+                sl = ol
+                sh = oh
+                if anti:
+                    sl = pl
+                    sh = ph
+                tl = (pl | ol) & 0xFF
+                x = sl & 0xFF
+                stable = int(lists[_BITS_AT + x])
+                if tl ^ 0xFF:
+                    stable = int(lists[_RUNS_AT + x])
+                tl = (ph | oh) >> 24
+                x = sh >> 24
+                if tl ^ 0xFF:
+                    stable += int(lists[_RUNS_AT + x])
+                else:
+                    stable += int(lists[_BITS_AT + x])
+                tl = pl | ol
+                th = ph | oh
+                x = (((sl & 0x01010101) * 0x01020408) >> 24) & 0xF
+                x |= (((sh & 0x01010101) * 0x01020408) >> 20) & 0xF0
+                if (tl & th & 0x01010101) ^ 0x01010101:
+                    stable += int(lists[_RUNS_AT + x])
+                else:
+                    stable += int(lists[_BITS_AT + x])
+                x = ((((sl >> 7) & 0x01010101) * 0x01020408) >> 24) & 0xF
+                x |= ((((sh >> 7) & 0x01010101) * 0x01020408) >> 20) & 0xF0
+                if ((tl >> 7) & (th >> 7) & 0x01010101) ^ 0x01010101:
+                    stable += int(lists[_RUNS_AT + x])
+                else:
+                    stable += int(lists[_BITS_AT + x])
+                stable -= int((sl & 1) + ((sl >> 7) & 1) + ((sh >> 24) & 1) + (sh >> 31))
+                if squares - stable - stable <= int(frame[fr + _F_ALPHA]) - _BIAS:
+                    value = squares - stable - stable
+                    returning = 1
+            if returning:
+                pass
+            elif not empties:
                 fl = pl
                 fh = ph
                 mine = 0
@@ -682,9 +744,13 @@ def _search() -> int:
                     x = (x * 0x1CC9E2D5) & full
                     x ^= x >> 13
                     x = x >> 2
-                    slot = int(x >> table_shift)
-                    x = uint(entries[slot])
-                    if x and uint(locks[slot]) == lock:
+                    slot = int(x >> table_shift) & 0x3FFFFFFE
+                    x = uint(0)
+                    if uint(locks[slot]) == lock:
+                        x = uint(entries[slot])
+                    elif uint(locks[slot + 1]) == lock:
+                        x = uint(entries[slot + 1])
+                    if x:
                         lower = int(x & 0xFF) - 128
                         upper = int((x >> 8) & 0xFF) - 128
                         table_move = int((x >> 16) & 0xFF)
@@ -915,6 +981,44 @@ def _search() -> int:
                         ch = oh ^ fh
                         dl = pl | fl | bl
                         dh = ph | fh | bh
+                        if empties >= _ETC_EMPTIES:
+                            # enhanced transposition cut-off: a child the table knows to be bad enough for
+                            # the opponent proves this node's cut at once
+                            w = cl ^ (cl >> 16)
+                            lock = (w * 0x165667B1) & full
+                            w = ch ^ (ch >> 16)
+                            lock ^= (w * 0x0D3A2647) & full
+                            w = dl ^ (dl >> 16)
+                            lock ^= (w * 0x1B3A7F2D) & full
+                            w = dh ^ (dh >> 16)
+                            lock ^= (w * 0x0C8A4E29) & full
+                            lock ^= lock >> 15
+                            lock = (lock * 0x1CC9E2D5) & full
+                            lock ^= lock >> 13
+                            lock = lock >> 2
+                            lock ^= salt
+                            w = cl ^ (cl >> 16)
+                            x = (w * 0x1B873593) & full
+                            w = ch ^ (ch >> 16)
+                            x ^= (w * 0x0E6546B5) & full
+                            w = dl ^ (dl >> 16)
+                            x ^= (w * 0x1D2A3A1F) & full
+                            w = dh ^ (dh >> 16)
+                            x ^= (w * 0x0C2B2AE3) & full
+                            x ^= x >> 15
+                            x = (x * 0x1CC9E2D5) & full
+                            x ^= x >> 13
+                            x = x >> 2
+                            slot = int(x >> table_shift) & 0x3FFFFFFE
+                            x = uint(0)
+                            if uint(locks[slot]) == lock:
+                                x = uint(entries[slot])
+                            elif uint(locks[slot + 1]) == lock:
+                                x = uint(entries[slot + 1])
+                            if ply and x and 128 - int((x >> 8) & 0xFF) >= int(frame[fr + _F_BETA]) - _BIAS:
+                                value = 128 - int((x >> 8) & 0xFF)
+                                returning = 1
+                                break
                         gl = el ^ bl
                         gh = eh ^ bh
                         fl = uint(0)
@@ -1057,8 +1161,24 @@ def _search() -> int:
                     lower = value
                     upper = value
                 slot = int(frame[fr + _F_SLOT])
-                locks[slot] = frame[fr + _F_LOCK]
-                entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + _F_BEST_MOVE]) << 16) | _ENTRY_USED
+                lock = uint(frame[fr + _F_LOCK])
+                empties = int(frame[fr + _F_EMPTIES])
+                x = uint(0)
+                if uint(locks[slot]) == lock:
+                    x = uint(entries[slot])
+                elif uint(locks[slot + 1]) == lock:
+                    slot += 1
+                    x = uint(entries[slot])
+                elif int((uint(entries[slot]) >> 24) & 31) > empties:
+                    slot += 1  # the first of the two keeps the bigger subtree
+                if x:
+                    # the same position: keep the tighter of both bounds
+                    if int(x & 0xFF) - 128 > lower:
+                        lower = int(x & 0xFF) - 128
+                    if int((x >> 8) & 0xFF) - 128 < upper:
+                        upper = int((x >> 8) & 0xFF) - 128
+                locks[slot] = lock
+                entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + _F_BEST_MOVE]) << 16) | (empties << 24)
             if ply == 0:
                 break
             ply -= 1
