@@ -442,6 +442,19 @@ def _search() -> int:
                 if squares - stable - stable <= int(frame[fr + _F_ALPHA]) - _BIAS:
                     value = squares - stable - stable
                     returning = 1
+            odd_l = uint(0)
+            odd_h = uint(0)
+            if empties >= 3:
+                # the quadrants (4x4 corners of the board) with an odd number of empty squares
+                parity = int(frame[fr + _F_PARITY])
+                if parity & 1:
+                    odd_l = uint(0x0F0F0F0F)
+                if parity & 2:
+                    odd_l |= high_quads
+                if parity & 4:
+                    odd_h = uint(0x0F0F0F0F)
+                if parity & 8:
+                    odd_h |= high_quads
             if returning:
                 pass
             elif not empties:
@@ -458,258 +471,454 @@ def _search() -> int:
                 if anti:
                     value = 0 - value
                 returning = 1
-            elif empties <= 2 and ply:
-                # The last one or two empty squares (not at the root, which must name its move): the
-                # exact score at once, with no move list. Each
-                # move's child (one empty square) is counted here as a node; whoever can play the last
-                # square does, and that ends the game.
-                best = 0 - _INFINITY
-                side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
-                cut = int(frame[fr + _F_BETA]) - _BIAS  # a move this good ends the search (fail-soft)
+            elif empties <= 3 and ply:
+                # The last three, two or one empty squares (not at the root, which must name its move): the
+                # exact score at once, in the locals, with no move list and no frame. With three, the
+                # node's moves are tried odd quadrants first, each child (two empty squares) searched below
+                # with the window (-beta, -alpha) and counted as a node; with two, each move's child (one
+                # empty square) is counted as a node; whoever can play the last square does, and that ends
+                # the game.
+                inner_alpha = int(frame[fr + _F_ALPHA]) - _BIAS
+                inner_beta = int(frame[fr + _F_BETA]) - _BIAS
+                three = 0
+                if empties == 3:
+                    three = 1
+                    alpha3 = inner_alpha
+                    beta3 = inner_beta
+                    best3 = 0 - _INFINITY
+                    side3 = 0  # 1 after a pass: (p3l, p3h) is then the opponent of the node's side to move
+                    p3l = pl
+                    p3h = ph
+                    o3l = ol
+                    o3h = oh
+                    e3l = el
+                    e3h = eh
+                    group3 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
+                    w3l = el & odd_l
+                    w3h = eh & odd_h
                 while True:
-                    ql = el
-                    qh = eh
-                    while ql | qh:
-                        if ql:
-                            bl = ql & (0 - ql)
-                            bh = uint(0)
-                        else:
-                            bl = uint(0)
-                            bh = qh & (0 - qh)
-                        ql ^= bl
-                        qh ^= bh
-                        # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
-                        # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
-                        # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
-                        sl = pl
-                        sh = ph
-                        tl = ol
-                        th = oh
-                        stage = 1
-                        if empties == 2:
-                            stage = 0
-                        ul = sl
-                        uh = sh
-                        vl = tl
-                        vh = th
+                    if three:
+                        # the next legal move of the three-empty node, into a child with two empty squares
                         while True:
+                            if not (w3l | w3h):
+                                group3 += 1
+                                if group3 == 2:
+                                    break
+                                w3l = e3l & (odd_l ^ full)
+                                w3h = e3h & (odd_h ^ full)
+                                continue
+                            if w3l:
+                                bl = w3l & (0 - w3l)
+                                bh = uint(0)
+                            else:
+                                bl = uint(0)
+                                bh = w3h & (0 - w3h)
+                            w3l ^= bl
+                            w3h ^= bh
                             fl = uint(0)
                             fh = uint(0)
                             xl = (bl << 1) & not_a
                             xh = (bh << 1) & not_a
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl << 1) & not_a
                                     xh = (xh << 1) & not_a
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl >> 1) & not_h
                             xh = (bh >> 1) & not_h
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl >> 1) & not_h
                                     xh = (xh >> 1) & not_h
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 8) & full
                             xh = ((bh << 8) | (bl >> 24)) & full
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 8) | (xl >> 24)) & full
                                     xl = (xl << 8) & full
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 8) | (bh << 24)) & full
                             xh = bh >> 8
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 8) | (xh << 24)) & full
                                     xh = xh >> 8
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 9) & not_a
                             xh = ((bh << 9) | (bl >> 23)) & not_a
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 9) | (xl >> 23)) & not_a
                                     xl = (xl << 9) & not_a
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 9) | (bh << 23)) & not_h
                             xh = (bh >> 9) & not_h
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 9) | (xh << 23)) & not_h
                                     xh = (xh >> 9) & not_h
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 7) & not_h
                             xh = ((bh << 7) | (bl >> 25)) & not_h
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 7) | (xl >> 25)) & not_h
                                     xl = (xl << 7) & not_h
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 7) | (bh << 25)) & not_a
                             xh = (bh >> 7) & not_a
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o3l) | (xh & o3h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o3l) | (xh & o3h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 7) | (xh << 25)) & not_a
                                     xh = (xh >> 7) & not_a
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p3l) | (xh & p3h):
                                     fl |= rl
                                     fh |= rh
                             if fl | fh:
-                                if stage:
-                                    n = 0
-                                    fl = fl - ((fl >> 1) & m1)
-                                    fh = fh - ((fh >> 1) & m1)
-                                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                                    n = int(((fl * 0x01010101) & full) >> 24)
-                                    break
-                                nodes += 1  # the child: the opponent to move on the last square
-                                sl = ol ^ fl
-                                sh = oh ^ fh
-                                tl = pl | fl | bl
-                                th = ph | fh | bh
-                                bl = el ^ bl
-                                bh = eh ^ bh
-                            elif stage == 0:
-                                break  # the move is illegal
-                            elif stage == 2:
-                                stage = 3  # nobody can play the last square
                                 break
-                            stage += 1
-                            ul = tl
-                            uh = th
-                            vl = sl
-                            vh = sh
-                            if stage == 1:
-                                ul = sl
-                                uh = sh
-                                vl = tl
-                                vh = th
-                        if not stage:
+                        if group3 == 2:
+                            if best3 > 0 - _INFINITY:
+                                break
+                            if side3:
+                                # neither side can move: the game is over, the empty squares to the winner
+                                fl = p3l
+                                fh = p3h
+                                mine = 0
+                                fl = fl - ((fl >> 1) & m1)
+                                fh = fh - ((fh >> 1) & m1)
+                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                mine = int(((fl * 0x01010101) & full) >> 24)
+                                best3 = mine + mine + 3 - squares
+                                if best3 > 0:
+                                    best3 += 3
+                                elif best3 < 0:
+                                    best3 -= 3
+                                if anti:
+                                    best3 = 0 - best3
+                                break
+                            # no move: pass, the opponent plays from the same position
+                            nodes += 1
+                            side3 = 1
+                            sl = p3l
+                            sh = p3h
+                            p3l = o3l
+                            p3h = o3h
+                            o3l = sl
+                            o3h = sh
+                            value = alpha3
+                            alpha3 = 0 - beta3
+                            beta3 = 0 - value
+                            group3 = 0
+                            w3l = e3l & odd_l
+                            w3h = e3h & odd_h
                             continue
-                        fl = sl
-                        fh = sh
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
-                        if stage == 3:
-                            # the last square goes to the winner
-                            if value > 0:
-                                value += 1
-                            elif value < 0:
-                                value -= 1
-                        elif stage == 1:
-                            value += n + n + 1
-                        else:
-                            value -= n + n + 1
-                        if anti:
-                            value = 0 - value
-                        if empties == 2:
-                            value = 0 - value
-                        if value > best:
-                            best = value
-                            if value >= cut:
-                                break
-                    if best > 0 - _INFINITY:
-                        break
+                        nodes += 1
+                        pl = o3l ^ fl
+                        ph = o3h ^ fh
+                        ol = p3l | fl | bl
+                        oh = p3h | fh | bh
+                        el = e3l ^ bl
+                        eh = e3h ^ bh
+                        empties = 2
+                        inner_alpha = 0 - beta3
+                        inner_beta = 0 - alpha3
+                    best = 0 - _INFINITY
+                    side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
+                    cut = inner_beta  # a move this good ends the search (fail-soft)
+                    while True:
+                        ql = el
+                        qh = eh
+                        while ql | qh:
+                            if ql:
+                                bl = ql & (0 - ql)
+                                bh = uint(0)
+                            else:
+                                bl = uint(0)
+                                bh = qh & (0 - qh)
+                            ql ^= bl
+                            qh ^= bh
+                            # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
+                            # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
+                            # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
+                            sl = pl
+                            sh = ph
+                            tl = ol
+                            th = oh
+                            stage = 1
+                            if empties == 2:
+                                stage = 0
+                            ul = sl
+                            uh = sh
+                            vl = tl
+                            vh = th
+                            while True:
+                                fl = uint(0)
+                                fh = uint(0)
+                                xl = (bl << 1) & not_a
+                                xh = (bh << 1) & not_a
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl << 1) & not_a
+                                        xh = (xh << 1) & not_a
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl >> 1) & not_h
+                                xh = (bh >> 1) & not_h
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl >> 1) & not_h
+                                        xh = (xh >> 1) & not_h
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 8) & full
+                                xh = ((bh << 8) | (bl >> 24)) & full
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 8) | (xl >> 24)) & full
+                                        xl = (xl << 8) & full
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 8) | (bh << 24)) & full
+                                xh = bh >> 8
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 8) | (xh << 24)) & full
+                                        xh = xh >> 8
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 9) & not_a
+                                xh = ((bh << 9) | (bl >> 23)) & not_a
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 9) | (xl >> 23)) & not_a
+                                        xl = (xl << 9) & not_a
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 9) | (bh << 23)) & not_h
+                                xh = (bh >> 9) & not_h
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 9) | (xh << 23)) & not_h
+                                        xh = (xh >> 9) & not_h
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 7) & not_h
+                                xh = ((bh << 7) | (bl >> 25)) & not_h
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 7) | (xl >> 25)) & not_h
+                                        xl = (xl << 7) & not_h
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 7) | (bh << 25)) & not_a
+                                xh = (bh >> 7) & not_a
+                                if (xl & vl) | (xh & vh):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & vl) | (xh & vh):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 7) | (xh << 25)) & not_a
+                                        xh = (xh >> 7) & not_a
+                                    if (xl & ul) | (xh & uh):
+                                        fl |= rl
+                                        fh |= rh
+                                if fl | fh:
+                                    if stage:
+                                        n = 0
+                                        fl = fl - ((fl >> 1) & m1)
+                                        fh = fh - ((fh >> 1) & m1)
+                                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                        n = int(((fl * 0x01010101) & full) >> 24)
+                                        break
+                                    nodes += 1  # the child: the opponent to move on the last square
+                                    sl = ol ^ fl
+                                    sh = oh ^ fh
+                                    tl = pl | fl | bl
+                                    th = ph | fh | bh
+                                    bl = el ^ bl
+                                    bh = eh ^ bh
+                                elif stage == 0:
+                                    break  # the move is illegal
+                                elif stage == 2:
+                                    stage = 3  # nobody can play the last square
+                                    break
+                                stage += 1
+                                ul = tl
+                                uh = th
+                                vl = sl
+                                vh = sh
+                                if stage == 1:
+                                    ul = sl
+                                    uh = sh
+                                    vl = tl
+                                    vh = th
+                            if not stage:
+                                continue
+                            fl = sl
+                            fh = sh
+                            mine = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            mine = int(((fl * 0x01010101) & full) >> 24)
+                            value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
+                            if stage == 3:
+                                # the last square goes to the winner
+                                if value > 0:
+                                    value += 1
+                                elif value < 0:
+                                    value -= 1
+                            elif stage == 1:
+                                value += n + n + 1
+                            else:
+                                value -= n + n + 1
+                            if anti:
+                                value = 0 - value
+                            if empties == 2:
+                                value = 0 - value
+                            if value > best:
+                                best = value
+                                if value >= cut:
+                                    break
+                        if best > 0 - _INFINITY:
+                            break
+                        if side:
+                            # neither side can move (only with two empty squares: one is always played): the game
+                            # is over, the empty squares to the winner
+                            fl = pl
+                            fh = ph
+                            mine = 0
+                            fl = fl - ((fl >> 1) & m1)
+                            fh = fh - ((fh >> 1) & m1)
+                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                            mine = int(((fl * 0x01010101) & full) >> 24)
+                            best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
+                            if best > 0:
+                                best += 2
+                            elif best < 0:
+                                best -= 2
+                            if anti:
+                                best = 0 - best
+                            break
+                        # no move: pass, the opponent plays from the same position
+                        nodes += 1
+                        side = 1
+                        cut = 0 - inner_alpha
+                        sl = pl
+                        sh = ph
+                        pl = ol
+                        ph = oh
+                        ol = sl
+                        oh = sh
+                    value = best
                     if side:
-                        # neither side can move (only with two empty squares: one is always played): the game
-                        # is over, the empty squares to the winner
-                        fl = pl
-                        fh = ph
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
-                        if best > 0:
-                            best += 2
-                        elif best < 0:
-                            best -= 2
-                        if anti:
-                            best = 0 - best
+                        value = 0 - best
+                    if not three:
                         break
-                    # no move: pass, the opponent plays from the same position
-                    nodes += 1
-                    side = 1
-                    cut = _BIAS - int(frame[fr + _F_ALPHA])
-                    sl = pl
-                    sh = ph
-                    pl = ol
-                    ph = oh
-                    ol = sl
-                    oh = sh
-                value = best
-                if side:
-                    value = 0 - best
+                    value = 0 - value
+                    if value > best3:
+                        best3 = value
+                        if value >= beta3:
+                            break
+                        if value > alpha3:
+                            alpha3 = value
+                if three:
+                    value = best3
+                    if side3:
+                        value = 0 - best3
                 returning = 1
             else:
-                # the quadrants (4x4 corners of the board) with an odd number of empty squares
-                parity = int(frame[fr + _F_PARITY])
-                odd_l = uint(0)
-                odd_h = uint(0)
-                if parity & 1:
-                    odd_l = uint(0x0F0F0F0F)
-                if parity & 2:
-                    odd_l |= high_quads
-                if parity & 4:
-                    odd_h = uint(0x0F0F0F0F)
-                if parity & 8:
-                    odd_h |= high_quads
                 ls = _LISTS_AT + (ply << _LIST_SHIFT)
                 count = 0
                 state = int(frame[fr + _F_STATE])
