@@ -105,6 +105,7 @@ _STATE_AFTER_PASS = const(2)  # the parent passed: no move here ends the game
 _STATE_PASSING = const(4)  # this node passes; its child is the same position, other side to move
 _STATE_SCOUT = const(8)  # the child in search has a null window (alpha, alpha + 1): principal-variation search
 _STATE_TABLE = const(16)  # the node stores its result in the transposition table
+_STATE_LAZY = const(32)  # the list holds the table's move alone: the others are listed and ordered after it
 
 _BIAS = const(256)
 _INFINITY = const(100)
@@ -376,12 +377,13 @@ def _search() -> int:
     ply = 0
     enter = 1
     returning = 0
+    resort = 0  # 1: `enter` comes back to a node whose table move failed, to order its other moves
     value = 0
     while True:
         if enter:
             # ----- a new node at `ply`: its value at once, or its move list
             enter = 0
-            nodes += 1
+            nodes += 1 - resort
             if nodes >= next_poll:
                 stop = 0
                 if node_limit and nodes >= node_limit:
@@ -404,7 +406,7 @@ def _search() -> int:
             el = play_l & ((pl | ol) ^ full)
             eh = play_h & ((ph | oh) ^ full)
             empties = int(frame[fr + _F_EMPTIES])
-            if empties >= _STABLE_EMPTIES and ply and int(frame[fr + _F_ALPHA]) - _BIAS >= _STABLE_ALPHA:
+            if empties >= _STABLE_EMPTIES and ply and not resort and int(frame[fr + _F_ALPHA]) - _BIAS >= _STABLE_ALPHA:
                 # stability cut-off: the opponent's discs that nothing can flip (in Anti-Othello the
                 # side to move's own) bound the score from above; here the edge discs of a full edge or
                 # of an unbroken run from a corner, each corner counted by both its edges
@@ -923,7 +925,9 @@ def _search() -> int:
                 count = 0
                 state = int(frame[fr + _F_STATE])
                 table_move = _NO_SQUARE
-                if empties >= _TABLE_EMPTIES:
+                if resort:
+                    table_move = int(lists[ls])  # tried first, alone
+                elif empties >= _TABLE_EMPTIES:
                     # Kernel.lock() and Kernel.hash() of the position (the kernel's first four multipliers of
                     # each). Each word is folded before its multiplication: a product's top bit depends on the
                     # word's top bit alone, so unfolded, a disc on square 31 or 63 of either colour gave the
@@ -978,8 +982,14 @@ def _search() -> int:
                         frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
                 if returning:
                     pass  # the table knows enough: no move list
+                elif empties >= _SORT_EMPTIES and table_move != _NO_SQUARE and not resort:
+                    # the table's move first, alone: when it cuts, as it mostly does, the others need no order
+                    lists[ls] = table_move
+                    count = 1
+                    state |= _STATE_LAZY
                 elif empties >= _SORT_EMPTIES:
-                    # fastest-first: every legal move with the opponent's reply count as its key
+                    # fastest-first: every legal move with the opponent's reply count as its key (after the
+                    # table's move, if it was tried alone)
                     ml = uint(0)
                     mh = uint(0)
                     rl = ol & inner
@@ -1062,7 +1072,8 @@ def _search() -> int:
                         mh |= th & eh
                         tl &= rl
                         th &= rh
-                    state |= _STATE_SORTED
+                    state = (state | _STATE_SORTED) & (_STATE_LAZY ^ 255)
+                    count = resort
                     while ml | mh:
                         if ml:
                             bl = ml & (0 - ml)
@@ -1074,6 +1085,8 @@ def _search() -> int:
                             mh ^= bh
                             bl = uint(0)
                             square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
+                        if square == table_move:
+                            continue
                         fl = uint(0)
                         fh = uint(0)
                         xl = (bl << 1) & not_a
@@ -1226,6 +1239,7 @@ def _search() -> int:
                                 x = uint(entries[slot + 1])
                             if ply and x and 128 - int((x >> 8) & 0xFF) >= int(frame[fr + _F_BETA]) - _BIAS:
                                 value = 128 - int((x >> 8) & 0xFF)
+                                frame[fr + _F_BEST_MOVE] = square
                                 returning = 1
                                 break
                         gl = el ^ bl
@@ -1323,11 +1337,7 @@ def _search() -> int:
                         fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                         n = int(((fl * 0x01010101) & full) >> 24)
                         lists[ls + count] = square
-                        if square == table_move:
-                            key = 0  # the table's best move first
-                        else:
-                            key += 1 + ((n + corner_replies) << 2)
-                        lists[ls + _LIST_KEYS + count] = key
+                        lists[ls + _LIST_KEYS + count] = key + ((n + corner_replies) << 2)
                         count += 1
                 else:
                     # parity: the empty squares of odd quadrants first, corners first in each group
@@ -1353,9 +1363,11 @@ def _search() -> int:
                 if not returning:
                     frame[fr + _F_STATE] = state
                     frame[fr + _F_COUNT] = count
-                    frame[fr + _F_NEXT] = 0
-                    frame[fr + _F_BEST] = _BIAS - _INFINITY
-                    frame[fr + _F_BEST_MOVE] = _NO_SQUARE
+                    if not resort:
+                        frame[fr + _F_NEXT] = 0
+                        frame[fr + _F_BEST] = _BIAS - _INFINITY
+                        frame[fr + _F_BEST_MOVE] = _NO_SQUARE
+            resort = 0
         if returning:
             # ----- the node at `ply` is done: remember it, hand `value` to the parent
             fr = ply << _FRAME_SHIFT
@@ -1560,6 +1572,10 @@ def _search() -> int:
                 break
             square = _NO_SQUARE
         frame[fr + _F_NEXT] = i
+        if square == _NO_SQUARE and state & _STATE_LAZY:
+            resort = 1  # the table's move did not cut: order the others
+            enter = 1
+            continue
         if square != _NO_SQUARE:
             frame[fr + _F_SQUARE] = square
             pos[at + 4] = ol ^ fl
