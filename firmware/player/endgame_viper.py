@@ -473,7 +473,7 @@ def _search() -> int:
                 if anti:
                     value = 0 - value
                 returning = 1
-            elif empties <= 3 and ply:
+            elif empties <= 4 and ply:
                 # The last three, two or one empty squares (not at the root, which must name its move): the
                 # exact score at once, in the locals, with no move list and no frame. With three, the
                 # node's moves are tried odd quadrants first, each child (two empty squares) searched below
@@ -482,156 +482,158 @@ def _search() -> int:
                 # the game.
                 inner_alpha = int(frame[fr + _F_ALPHA]) - _BIAS
                 inner_beta = int(frame[fr + _F_BETA]) - _BIAS
-                three = 0
-                if empties == 3:
-                    three = 1
-                    alpha3 = inner_alpha
-                    beta3 = inner_beta
-                    best3 = 0 - _INFINITY
-                    side3 = 0  # 1 after a pass: (p3l, p3h) is then the opponent of the node's side to move
-                    p3l = pl
-                    p3h = ph
-                    o3l = ol
-                    o3h = oh
-                    e3l = el
-                    e3h = eh
-                    group3 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
-                    w3l = el & odd_l
-                    w3h = eh & odd_h
+                four = 0
+                if empties == 4:
+                    four = 1
+                    alpha4 = inner_alpha
+                    beta4 = inner_beta
+                    best4 = 0 - _INFINITY
+                    side4 = 0  # 1 after a pass: (p4l, p4h) is then the opponent of the node's side to move
+                    p4l = pl
+                    p4h = ph
+                    o4l = ol
+                    o4h = oh
+                    e4l = el
+                    e4h = eh
+                    group4 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
+                    odd4_l = odd_l
+                    odd4_h = odd_h
+                    w4l = el & odd4_l
+                    w4h = eh & odd4_h
                 while True:
-                    if three:
-                        # the next legal move of the three-empty node, into a child with two empty squares
+                    if four:
+                        # the next legal move of the four-empty node, into a child with three empty squares
                         while True:
-                            if not (w3l | w3h):
-                                group3 += 1
-                                if group3 == 2:
+                            if not (w4l | w4h):
+                                group4 += 1
+                                if group4 == 2:
                                     break
-                                w3l = e3l & (odd_l ^ full)
-                                w3h = e3h & (odd_h ^ full)
+                                w4l = e4l & (odd4_l ^ full)
+                                w4h = e4h & (odd4_h ^ full)
                                 continue
-                            if w3l:
-                                bl = w3l & (0 - w3l)
+                            if w4l:
+                                bl = w4l & (0 - w4l)
                                 bh = uint(0)
                             else:
                                 bl = uint(0)
-                                bh = w3h & (0 - w3h)
-                            w3l ^= bl
-                            w3h ^= bh
+                                bh = w4h & (0 - w4h)
+                            w4l ^= bl
+                            w4h ^= bh
                             fl = uint(0)
                             fh = uint(0)
                             xl = (bl << 1) & not_a
                             xh = (bh << 1) & not_a
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl << 1) & not_a
                                     xh = (xh << 1) & not_a
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl >> 1) & not_h
                             xh = (bh >> 1) & not_h
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl >> 1) & not_h
                                     xh = (xh >> 1) & not_h
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 8) & full
                             xh = ((bh << 8) | (bl >> 24)) & full
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 8) | (xl >> 24)) & full
                                     xl = (xl << 8) & full
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 8) | (bh << 24)) & full
                             xh = bh >> 8
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 8) | (xh << 24)) & full
                                     xh = xh >> 8
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 9) & not_a
                             xh = ((bh << 9) | (bl >> 23)) & not_a
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 9) | (xl >> 23)) & not_a
                                     xl = (xl << 9) & not_a
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 9) | (bh << 23)) & not_h
                             xh = (bh >> 9) & not_h
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 9) | (xh << 23)) & not_h
                                     xh = (xh >> 9) & not_h
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 7) & not_h
                             xh = ((bh << 7) | (bl >> 25)) & not_h
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 7) | (xl >> 25)) & not_h
                                     xl = (xl << 7) & not_h
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 7) | (bh << 25)) & not_a
                             xh = (bh >> 7) & not_a
-                            if (xl & o3l) | (xh & o3h):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & o3l) | (xh & o3h):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 7) | (xh << 25)) & not_a
                                     xh = (xh >> 7) & not_a
-                                if (xl & p3l) | (xh & p3h):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             if fl | fh:
                                 break
-                        if group3 == 2:
-                            if best3 > 0 - _INFINITY:
+                        if group4 == 2:
+                            if best4 > 0 - _INFINITY:
                                 break
-                            if side3:
+                            if side4:
                                 # neither side can move: the game is over, the empty squares to the winner
-                                fl = p3l
-                                fh = p3h
+                                fl = p4l
+                                fh = p4h
                                 mine = 0
                                 fl = fl - ((fl >> 1) & m1)
                                 fh = fh - ((fh >> 1) & m1)
@@ -639,286 +641,500 @@ def _search() -> int:
                                 fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                                 fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                                 mine = int(((fl * 0x01010101) & full) >> 24)
-                                best3 = mine + mine + 3 - squares
-                                if best3 > 0:
-                                    best3 += 3
-                                elif best3 < 0:
-                                    best3 -= 3
+                                best4 = mine + mine + 4 - squares
+                                if best4 > 0:
+                                    best4 += 4
+                                elif best4 < 0:
+                                    best4 -= 4
                                 if anti:
-                                    best3 = 0 - best3
+                                    best4 = 0 - best4
                                 break
                             # no move: pass, the opponent plays from the same position
                             nodes += 1
-                            side3 = 1
-                            sl = p3l
-                            sh = p3h
-                            p3l = o3l
-                            p3h = o3h
-                            o3l = sl
-                            o3h = sh
-                            value = alpha3
-                            alpha3 = 0 - beta3
-                            beta3 = 0 - value
-                            group3 = 0
-                            w3l = e3l & odd_l
-                            w3h = e3h & odd_h
+                            side4 = 1
+                            sl = p4l
+                            sh = p4h
+                            p4l = o4l
+                            p4h = o4h
+                            o4l = sl
+                            o4h = sh
+                            value = alpha4
+                            alpha4 = 0 - beta4
+                            beta4 = 0 - value
+                            group4 = 0
+                            w4l = e4l & odd4_l
+                            w4h = e4h & odd4_h
                             continue
                         nodes += 1
-                        pl = o3l ^ fl
-                        ph = o3h ^ fh
-                        ol = p3l | fl | bl
-                        oh = p3h | fh | bh
-                        el = e3l ^ bl
-                        eh = e3h ^ bh
-                        empties = 2
-                        inner_alpha = 0 - beta3
-                        inner_beta = 0 - alpha3
-                    best = 0 - _INFINITY
-                    side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
-                    cut = inner_beta  # a move this good ends the search (fail-soft)
+                        pl = o4l ^ fl
+                        ph = o4h ^ fh
+                        ol = p4l | fl | bl
+                        oh = p4h | fh | bh
+                        el = e4l ^ bl
+                        eh = e4h ^ bh
+                        empties = 3
+                        inner_alpha = 0 - beta4
+                        inner_beta = 0 - alpha4
+                        # the child's odd quadrants: the move's quadrant changes parity
+                        quadrant = uint(0x0F0F0F0F)
+                        if (bl | bh) & high_quads:
+                            quadrant = high_quads
+                        odd_l = odd4_l
+                        odd_h = odd4_h
+                        if bl:
+                            odd_l ^= quadrant
+                        else:
+                            odd_h ^= quadrant
+                    three = 0
+                    if empties == 3:
+                        three = 1
+                        alpha3 = inner_alpha
+                        beta3 = inner_beta
+                        best3 = 0 - _INFINITY
+                        side3 = 0  # 1 after a pass: (p3l, p3h) is then the opponent of the node's side to move
+                        p3l = pl
+                        p3h = ph
+                        o3l = ol
+                        o3h = oh
+                        e3l = el
+                        e3h = eh
+                        group3 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
+                        w3l = el & odd_l
+                        w3h = eh & odd_h
                     while True:
-                        ql = el
-                        qh = eh
-                        while ql | qh:
-                            if ql:
-                                bl = ql & (0 - ql)
-                                bh = uint(0)
-                            else:
-                                bl = uint(0)
-                                bh = qh & (0 - qh)
-                            ql ^= bl
-                            qh ^= bh
-                            # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
-                            # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
-                            # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
-                            sl = pl
-                            sh = ph
-                            tl = ol
-                            th = oh
-                            stage = 1
-                            if empties == 2:
-                                stage = 0
-                            ul = sl
-                            uh = sh
-                            vl = tl
-                            vh = th
+                        if three:
+                            # the next legal move of the three-empty node, into a child with two empty squares
                             while True:
+                                if not (w3l | w3h):
+                                    group3 += 1
+                                    if group3 == 2:
+                                        break
+                                    w3l = e3l & (odd_l ^ full)
+                                    w3h = e3h & (odd_h ^ full)
+                                    continue
+                                if w3l:
+                                    bl = w3l & (0 - w3l)
+                                    bh = uint(0)
+                                else:
+                                    bl = uint(0)
+                                    bh = w3h & (0 - w3h)
+                                w3l ^= bl
+                                w3h ^= bh
                                 fl = uint(0)
                                 fh = uint(0)
                                 xl = (bl << 1) & not_a
                                 xh = (bh << 1) & not_a
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xl = (xl << 1) & not_a
                                         xh = (xh << 1) & not_a
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 xl = (bl >> 1) & not_h
                                 xh = (bh >> 1) & not_h
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xl = (xl >> 1) & not_h
                                         xh = (xh >> 1) & not_h
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 xl = (bl << 8) & full
                                 xh = ((bh << 8) | (bl >> 24)) & full
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xh = ((xh << 8) | (xl >> 24)) & full
                                         xl = (xl << 8) & full
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 xl = ((bl >> 8) | (bh << 24)) & full
                                 xh = bh >> 8
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xl = ((xl >> 8) | (xh << 24)) & full
                                         xh = xh >> 8
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 xl = (bl << 9) & not_a
                                 xh = ((bh << 9) | (bl >> 23)) & not_a
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xh = ((xh << 9) | (xl >> 23)) & not_a
                                         xl = (xl << 9) & not_a
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 xl = ((bl >> 9) | (bh << 23)) & not_h
                                 xh = (bh >> 9) & not_h
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xl = ((xl >> 9) | (xh << 23)) & not_h
                                         xh = (xh >> 9) & not_h
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 xl = (bl << 7) & not_h
                                 xh = ((bh << 7) | (bl >> 25)) & not_h
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xh = ((xh << 7) | (xl >> 25)) & not_h
                                         xl = (xl << 7) & not_h
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 xl = ((bl >> 7) | (bh << 25)) & not_a
                                 xh = (bh >> 7) & not_a
-                                if (xl & vl) | (xh & vh):
+                                if (xl & o3l) | (xh & o3h):
                                     rl = uint(0)
                                     rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
+                                    while (xl & o3l) | (xh & o3h):
                                         rl |= xl
                                         rh |= xh
                                         xl = ((xl >> 7) | (xh << 25)) & not_a
                                         xh = (xh >> 7) & not_a
-                                    if (xl & ul) | (xh & uh):
+                                    if (xl & p3l) | (xh & p3h):
                                         fl |= rl
                                         fh |= rh
                                 if fl | fh:
-                                    if stage:
-                                        n = 0
-                                        fl = fl - ((fl >> 1) & m1)
-                                        fh = fh - ((fh >> 1) & m1)
-                                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                                        n = int(((fl * 0x01010101) & full) >> 24)
-                                        break
-                                    nodes += 1  # the child: the opponent to move on the last square
-                                    sl = ol ^ fl
-                                    sh = oh ^ fh
-                                    tl = pl | fl | bl
-                                    th = ph | fh | bh
-                                    bl = el ^ bl
-                                    bh = eh ^ bh
-                                elif stage == 0:
-                                    break  # the move is illegal
-                                elif stage == 2:
-                                    stage = 3  # nobody can play the last square
                                     break
-                                stage += 1
-                                ul = tl
-                                uh = th
-                                vl = sl
-                                vh = sh
-                                if stage == 1:
-                                    ul = sl
-                                    uh = sh
-                                    vl = tl
-                                    vh = th
-                            if not stage:
+                            if group3 == 2:
+                                if best3 > 0 - _INFINITY:
+                                    break
+                                if side3:
+                                    # neither side can move: the game is over, the empty squares to the winner
+                                    fl = p3l
+                                    fh = p3h
+                                    mine = 0
+                                    fl = fl - ((fl >> 1) & m1)
+                                    fh = fh - ((fh >> 1) & m1)
+                                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                    mine = int(((fl * 0x01010101) & full) >> 24)
+                                    best3 = mine + mine + 3 - squares
+                                    if best3 > 0:
+                                        best3 += 3
+                                    elif best3 < 0:
+                                        best3 -= 3
+                                    if anti:
+                                        best3 = 0 - best3
+                                    break
+                                # no move: pass, the opponent plays from the same position
+                                nodes += 1
+                                side3 = 1
+                                sl = p3l
+                                sh = p3h
+                                p3l = o3l
+                                p3h = o3h
+                                o3l = sl
+                                o3h = sh
+                                value = alpha3
+                                alpha3 = 0 - beta3
+                                beta3 = 0 - value
+                                group3 = 0
+                                w3l = e3l & odd_l
+                                w3h = e3h & odd_h
                                 continue
-                            fl = sl
-                            fh = sh
-                            mine = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            mine = int(((fl * 0x01010101) & full) >> 24)
-                            value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
-                            if stage == 3:
-                                # the last square goes to the winner
-                                if value > 0:
-                                    value += 1
-                                elif value < 0:
-                                    value -= 1
-                            elif stage == 1:
-                                value += n + n + 1
-                            else:
-                                value -= n + n + 1
-                            if anti:
-                                value = 0 - value
-                            if empties == 2:
-                                value = 0 - value
-                            if value > best:
-                                best = value
-                                if value >= cut:
-                                    break
-                        if best > 0 - _INFINITY:
-                            break
+                            nodes += 1
+                            pl = o3l ^ fl
+                            ph = o3h ^ fh
+                            ol = p3l | fl | bl
+                            oh = p3h | fh | bh
+                            el = e3l ^ bl
+                            eh = e3h ^ bh
+                            empties = 2
+                            inner_alpha = 0 - beta3
+                            inner_beta = 0 - alpha3
+                        best = 0 - _INFINITY
+                        side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
+                        cut = inner_beta  # a move this good ends the search (fail-soft)
+                        while True:
+                            ql = el
+                            qh = eh
+                            while ql | qh:
+                                if ql:
+                                    bl = ql & (0 - ql)
+                                    bh = uint(0)
+                                else:
+                                    bl = uint(0)
+                                    bh = qh & (0 - qh)
+                                ql ^= bl
+                                qh ^= bh
+                                # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
+                                # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
+                                # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
+                                sl = pl
+                                sh = ph
+                                tl = ol
+                                th = oh
+                                stage = 1
+                                if empties == 2:
+                                    stage = 0
+                                ul = sl
+                                uh = sh
+                                vl = tl
+                                vh = th
+                                while True:
+                                    fl = uint(0)
+                                    fh = uint(0)
+                                    xl = (bl << 1) & not_a
+                                    xh = (bh << 1) & not_a
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xl = (xl << 1) & not_a
+                                            xh = (xh << 1) & not_a
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    xl = (bl >> 1) & not_h
+                                    xh = (bh >> 1) & not_h
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xl = (xl >> 1) & not_h
+                                            xh = (xh >> 1) & not_h
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    xl = (bl << 8) & full
+                                    xh = ((bh << 8) | (bl >> 24)) & full
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xh = ((xh << 8) | (xl >> 24)) & full
+                                            xl = (xl << 8) & full
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    xl = ((bl >> 8) | (bh << 24)) & full
+                                    xh = bh >> 8
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xl = ((xl >> 8) | (xh << 24)) & full
+                                            xh = xh >> 8
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    xl = (bl << 9) & not_a
+                                    xh = ((bh << 9) | (bl >> 23)) & not_a
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xh = ((xh << 9) | (xl >> 23)) & not_a
+                                            xl = (xl << 9) & not_a
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    xl = ((bl >> 9) | (bh << 23)) & not_h
+                                    xh = (bh >> 9) & not_h
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xl = ((xl >> 9) | (xh << 23)) & not_h
+                                            xh = (xh >> 9) & not_h
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    xl = (bl << 7) & not_h
+                                    xh = ((bh << 7) | (bl >> 25)) & not_h
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xh = ((xh << 7) | (xl >> 25)) & not_h
+                                            xl = (xl << 7) & not_h
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    xl = ((bl >> 7) | (bh << 25)) & not_a
+                                    xh = (bh >> 7) & not_a
+                                    if (xl & vl) | (xh & vh):
+                                        rl = uint(0)
+                                        rh = uint(0)
+                                        while (xl & vl) | (xh & vh):
+                                            rl |= xl
+                                            rh |= xh
+                                            xl = ((xl >> 7) | (xh << 25)) & not_a
+                                            xh = (xh >> 7) & not_a
+                                        if (xl & ul) | (xh & uh):
+                                            fl |= rl
+                                            fh |= rh
+                                    if fl | fh:
+                                        if stage:
+                                            n = 0
+                                            fl = fl - ((fl >> 1) & m1)
+                                            fh = fh - ((fh >> 1) & m1)
+                                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                            n = int(((fl * 0x01010101) & full) >> 24)
+                                            break
+                                        nodes += 1  # the child: the opponent to move on the last square
+                                        sl = ol ^ fl
+                                        sh = oh ^ fh
+                                        tl = pl | fl | bl
+                                        th = ph | fh | bh
+                                        bl = el ^ bl
+                                        bh = eh ^ bh
+                                    elif stage == 0:
+                                        break  # the move is illegal
+                                    elif stage == 2:
+                                        stage = 3  # nobody can play the last square
+                                        break
+                                    stage += 1
+                                    ul = tl
+                                    uh = th
+                                    vl = sl
+                                    vh = sh
+                                    if stage == 1:
+                                        ul = sl
+                                        uh = sh
+                                        vl = tl
+                                        vh = th
+                                if not stage:
+                                    continue
+                                fl = sl
+                                fh = sh
+                                mine = 0
+                                fl = fl - ((fl >> 1) & m1)
+                                fh = fh - ((fh >> 1) & m1)
+                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                mine = int(((fl * 0x01010101) & full) >> 24)
+                                value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
+                                if stage == 3:
+                                    # the last square goes to the winner
+                                    if value > 0:
+                                        value += 1
+                                    elif value < 0:
+                                        value -= 1
+                                elif stage == 1:
+                                    value += n + n + 1
+                                else:
+                                    value -= n + n + 1
+                                if anti:
+                                    value = 0 - value
+                                if empties == 2:
+                                    value = 0 - value
+                                if value > best:
+                                    best = value
+                                    if value >= cut:
+                                        break
+                            if best > 0 - _INFINITY:
+                                break
+                            if side:
+                                # neither side can move (only with two empty squares: one is always played): the game
+                                # is over, the empty squares to the winner
+                                fl = pl
+                                fh = ph
+                                mine = 0
+                                fl = fl - ((fl >> 1) & m1)
+                                fh = fh - ((fh >> 1) & m1)
+                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                mine = int(((fl * 0x01010101) & full) >> 24)
+                                best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
+                                if best > 0:
+                                    best += 2
+                                elif best < 0:
+                                    best -= 2
+                                if anti:
+                                    best = 0 - best
+                                break
+                            # no move: pass, the opponent plays from the same position
+                            nodes += 1
+                            side = 1
+                            cut = 0 - inner_alpha
+                            sl = pl
+                            sh = ph
+                            pl = ol
+                            ph = oh
+                            ol = sl
+                            oh = sh
+                        value = best
                         if side:
-                            # neither side can move (only with two empty squares: one is always played): the game
-                            # is over, the empty squares to the winner
-                            fl = pl
-                            fh = ph
-                            mine = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            mine = int(((fl * 0x01010101) & full) >> 24)
-                            best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
-                            if best > 0:
-                                best += 2
-                            elif best < 0:
-                                best -= 2
-                            if anti:
-                                best = 0 - best
+                            value = 0 - best
+                        if not three:
                             break
-                        # no move: pass, the opponent plays from the same position
-                        nodes += 1
-                        side = 1
-                        cut = 0 - inner_alpha
-                        sl = pl
-                        sh = ph
-                        pl = ol
-                        ph = oh
-                        ol = sl
-                        oh = sh
-                    value = best
-                    if side:
-                        value = 0 - best
-                    if not three:
+                        value = 0 - value
+                        if value > best3:
+                            best3 = value
+                            if value >= beta3:
+                                break
+                            if value > alpha3:
+                                alpha3 = value
+                    if three:
+                        value = best3
+                        if side3:
+                            value = 0 - best3
+                    if not four:
                         break
                     value = 0 - value
-                    if value > best3:
-                        best3 = value
-                        if value >= beta3:
+                    if value > best4:
+                        best4 = value
+                        if value >= beta4:
                             break
-                        if value > alpha3:
-                            alpha3 = value
-                if three:
-                    value = best3
-                    if side3:
-                        value = 0 - best3
+                        if value > alpha4:
+                            alpha4 = value
+                if four:
+                    value = best4
+                    if side4:
+                        value = 0 - best4
                 returning = 1
             else:
                 ls = _LISTS_AT + (ply << _LIST_SHIFT)
