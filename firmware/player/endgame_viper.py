@@ -56,6 +56,8 @@ DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on
 _SORT_EMPTIES = const(7)
 _TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 _ETC_EMPTIES = const(9)  # ... and from this many, look up each child there first (enhanced transposition cut-off)
+_FOUR = const(4)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
+_THREE = const(3)
 _STABLE_EMPTIES = const(3)  # nodes with this many empties try the stability cut-off ...
 _STABLE_ALPHA = const(8)  # ... when alpha is at least this: below, it would take 28 stable discs, all the edges
 TABLE_BITS = 10  # 2**10 entries of 8 bytes, in buckets of two
@@ -444,19 +446,19 @@ def _search() -> int:
                 if squares - stable - stable <= int(frame[fr + _F_ALPHA]) - _BIAS:
                     value = squares - stable - stable
                     returning = 1
-            odd_l = uint(0)
-            odd_h = uint(0)
+            node_odd_l = uint(0)
+            node_odd_h = uint(0)
             if empties >= 3:
                 # the quadrants (4x4 corners of the board) with an odd number of empty squares
                 parity = int(frame[fr + _F_PARITY])
                 if parity & 1:
-                    odd_l = uint(0x0F0F0F0F)
+                    node_odd_l = uint(0x0F0F0F0F)
                 if parity & 2:
-                    odd_l |= high_quads
+                    node_odd_l |= high_quads
                 if parity & 4:
-                    odd_h = uint(0x0F0F0F0F)
+                    node_odd_h = uint(0x0F0F0F0F)
                 if parity & 8:
-                    odd_h |= high_quads
+                    node_odd_h |= high_quads
             if returning:
                 pass
             elif not empties:
@@ -473,18 +475,18 @@ def _search() -> int:
                 if anti:
                     value = 0 - value
                 returning = 1
-            elif empties <= 4 and ply:
-                # The last three, two or one empty squares (not at the root, which must name its move): the
-                # exact score at once, in the locals, with no move list and no frame. With three, the
-                # node's moves are tried odd quadrants first, each child (two empty squares) searched below
-                # with the window (-beta, -alpha) and counted as a node; with two, each move's child (one
-                # empty square) is counted as a node; whoever can play the last square does, and that ends
-                # the game.
+            elif empties <= _FOUR and ply:
+                # The last four to one empty squares (not at the root, which must name its move): the exact
+                # score at once, in the locals, with no move list and no frame. With four or three, the
+                # node's moves are tried odd quadrants first, each child searched by the level below with
+                # the window (-beta, -alpha) and counted as a node (solve_level_open/close, one piece of code
+                # for both); with two, each move's child (one empty square) is counted as a node; whoever
+                # can play the last square does, and that ends the game.
                 inner_alpha = int(frame[fr + _F_ALPHA]) - _BIAS
                 inner_beta = int(frame[fr + _F_BETA]) - _BIAS
-                four = 0
-                if empties == 4:
-                    four = 1
+                level4 = 0
+                if empties == _FOUR:
+                    level4 = 1
                     alpha4 = inner_alpha
                     beta4 = inner_beta
                     best4 = 0 - _INFINITY
@@ -496,13 +498,13 @@ def _search() -> int:
                     e4l = el
                     e4h = eh
                     group4 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
-                    odd4_l = odd_l
-                    odd4_h = odd_h
+                    odd4_l = node_odd_l
+                    odd4_h = node_odd_h
                     w4l = el & odd4_l
                     w4h = eh & odd4_h
                 while True:
-                    if four:
-                        # the next legal move of the four-empty node, into a child with three empty squares
+                    if level4:
+                        # the node's next legal move, odd quadrants first, into a child with one empty square fewer
                         while True:
                             if not (w4l | w4h):
                                 group4 += 1
@@ -641,11 +643,11 @@ def _search() -> int:
                                 fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                                 fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                                 mine = int(((fl * 0x01010101) & full) >> 24)
-                                best4 = mine + mine + 4 - squares
+                                best4 = mine + mine + _FOUR - squares
                                 if best4 > 0:
-                                    best4 += 4
+                                    best4 += _FOUR
                                 elif best4 < 0:
-                                    best4 -= 4
+                                    best4 -= _FOUR
                                 if anti:
                                     best4 = 0 - best4
                                 break
@@ -672,22 +674,22 @@ def _search() -> int:
                         oh = p4h | fh | bh
                         el = e4l ^ bl
                         eh = e4h ^ bh
-                        empties = 3
+                        empties = _FOUR - 1
                         inner_alpha = 0 - beta4
                         inner_beta = 0 - alpha4
                         # the child's odd quadrants: the move's quadrant changes parity
                         quadrant = uint(0x0F0F0F0F)
                         if (bl | bh) & high_quads:
                             quadrant = high_quads
-                        odd_l = odd4_l
-                        odd_h = odd4_h
+                        node_odd_l = odd4_l
+                        node_odd_h = odd4_h
                         if bl:
-                            odd_l ^= quadrant
+                            node_odd_l ^= quadrant
                         else:
-                            odd_h ^= quadrant
-                    three = 0
-                    if empties == 3:
-                        three = 1
+                            node_odd_h ^= quadrant
+                    level3 = 0
+                    if empties == _THREE:
+                        level3 = 1
                         alpha3 = inner_alpha
                         beta3 = inner_beta
                         best3 = 0 - _INFINITY
@@ -699,11 +701,13 @@ def _search() -> int:
                         e3l = el
                         e3h = eh
                         group3 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
+                        odd_l = node_odd_l
+                        odd_h = node_odd_h
                         w3l = el & odd_l
                         w3h = eh & odd_h
                     while True:
-                        if three:
-                            # the next legal move of the three-empty node, into a child with two empty squares
+                        if level3:
+                            # the node's next legal move, odd quadrants first, into a child with one empty square fewer
                             while True:
                                 if not (w3l | w3h):
                                     group3 += 1
@@ -842,11 +846,11 @@ def _search() -> int:
                                     fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                                     fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                                     mine = int(((fl * 0x01010101) & full) >> 24)
-                                    best3 = mine + mine + 3 - squares
+                                    best3 = mine + mine + _THREE - squares
                                     if best3 > 0:
-                                        best3 += 3
+                                        best3 += _THREE
                                     elif best3 < 0:
-                                        best3 -= 3
+                                        best3 -= _THREE
                                     if anti:
                                         best3 = 0 - best3
                                     break
@@ -873,9 +877,19 @@ def _search() -> int:
                             oh = p3h | fh | bh
                             el = e3l ^ bl
                             eh = e3h ^ bh
-                            empties = 2
+                            empties = _THREE - 1
                             inner_alpha = 0 - beta3
                             inner_beta = 0 - alpha3
+                            # the child's odd quadrants: the move's quadrant changes parity
+                            quadrant = uint(0x0F0F0F0F)
+                            if (bl | bh) & high_quads:
+                                quadrant = high_quads
+                            odd2_l = odd_l
+                            odd2_h = odd_h
+                            if bl:
+                                odd2_l ^= quadrant
+                            else:
+                                odd2_h ^= quadrant
                         best = 0 - _INFINITY
                         side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
                         cut = inner_beta  # a move this good ends the search (fail-soft)
@@ -1109,7 +1123,7 @@ def _search() -> int:
                         value = best
                         if side:
                             value = 0 - best
-                        if not three:
+                        if not level3:
                             break
                         value = 0 - value
                         if value > best3:
@@ -1118,11 +1132,11 @@ def _search() -> int:
                                 break
                             if value > alpha3:
                                 alpha3 = value
-                    if three:
+                    if level3:
                         value = best3
                         if side3:
                             value = 0 - best3
-                    if not four:
+                    if not level4:
                         break
                     value = 0 - value
                     if value > best4:
@@ -1131,7 +1145,7 @@ def _search() -> int:
                             break
                         if value > alpha4:
                             alpha4 = value
-                if four:
+                if level4:
                     value = best4
                     if side4:
                         value = 0 - best4
@@ -1413,7 +1427,7 @@ def _search() -> int:
                         key = 3
                         if (bl & 0x81) | (bh & corners_h):
                             key = 1
-                        if (bl & odd_l) | (bh & odd_h):
+                        if (bl & node_odd_l) | (bh & node_odd_h):
                             key -= 1
                         cl = ol ^ fl
                         ch = oh ^ fh
@@ -1560,11 +1574,11 @@ def _search() -> int:
                     group = 0
                     while group < 2:
                         if group == 0:
-                            xl = el & odd_l
-                            xh = eh & odd_h
+                            xl = el & node_odd_l
+                            xh = eh & node_odd_h
                         else:
-                            xl = el & (odd_l ^ full)
-                            xh = eh & (odd_h ^ full)
+                            xl = el & (node_odd_l ^ full)
+                            xh = eh & (node_odd_h ^ full)
                         while xl:
                             bl = xl & (0 - xl)
                             xl ^= bl
