@@ -1158,10 +1158,9 @@ def _search() -> int:
                 if resort:
                     table_move = int(lists[ls])  # tried first, alone
                 elif empties >= _TABLE_EMPTIES:
-                    # Kernel.lock() and Kernel.hash() of the position (the kernel's first four multipliers of
-                    # each). Each word is folded before its multiplication: a product's top bit depends on the
+                    # (mix folds each word before its multiplication: a product's top bit depends on the
                     # word's top bit alone, so unfolded, a disc on square 31 or 63 of either colour gave the
-                    # same slot and lock, and the table answered for the wrong position.
+                    # same slot and lock, and the table answered for the wrong position)
                     w = pl ^ (pl >> 16)
                     lock = (w * 0x165667B1) & full
                     w = ph ^ (ph >> 16)
