@@ -61,7 +61,6 @@ _THREE = const(3)
 _STABLE_EMPTIES = const(3)  # nodes with this many empties try the stability cut-off ...
 _STABLE_ALPHA = const(8)  # ... when alpha is at least this: below, it would take 28 stable discs, all the edges
 TABLE_BITS = 10  # 2**10 entries of 8 bytes, in buckets of two
-# entries: lower + 128 | (upper + 128) << 8 | move << 16 | empties << 24 (0: an empty slot)
 _POLL_NODES = const(1024)
 
 # cfg words (array 'I'); the masks above 0x3FFFFFFF live here (see PICO_FACTS)
@@ -152,10 +151,13 @@ class ViperSolver:
     def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS, table=None):
         """Stacks for `max_empties` and a transposition table of 2**table_bits entries.
 
-        The table is made here unless `table` lends one: an array('I') of at
-        least 2 << table_bits words (the player lends the midgame search's
-        table, as the two never run at once). Whoever else writes in a lent
-        table must call clear_table() before the next solve.
+        The table is made here unless `table` lends one: an object with the
+        arrays `locks` (32-bit), `scores` (16-bit), `moves` and `depths`
+        (bytes) of at least 2**table_bits entries each, as the midgame
+        search's player.search.TranspositionTable, which the player lends as
+        the two never run at once (the midgame search sees none of what the
+        solver wrote: its flags say which entries are its own). Whoever else
+        writes in a lent table must call clear_table() before the next solve.
         """
         if geometry.size != 8:
             raise ValueError("the viper solver handles the 8x8 board only, not %dx%d" % (geometry.size, geometry.size))
@@ -189,12 +191,13 @@ class ViperSolver:
         # scores, which depend on the position alone (and the variant, in the salt).
         slots = 1 << table_bits
         if table is None:
-            table = array("I", bytes(8 * slots))
-        elif len(table) < 2 * slots:
-            raise ValueError("a table of 2**%d entries needs %d words, not %d" % (table_bits, 2 * slots, len(table)))
-        words = memoryview(table)
-        self._locks = words[:slots]
-        self._entries = words[slots:2 * slots]
+            table = _Table(slots)
+        elif min(len(table.locks), len(table.scores), len(table.moves), len(table.depths)) < slots:
+            raise ValueError("a table of 2**%d entries needs %d in each of its arrays" % (table_bits, slots))
+        # a slot's lock, its bounds (lower + 128 | (upper + 128) << 8, 0: empty), best move and empty squares
+        self._table = (memoryview(table.locks)[:slots], memoryview(table.scores)[:slots],
+                       memoryview(table.moves)[:slots], memoryview(table.depths)[:slots])
+        self._slots = slots
         self._should_stop = _never
         self.nodes = 0
 
@@ -277,8 +280,8 @@ class ViperSolver:
 
     def clear_table(self):
         """Forget every table entry: after others wrote in a lent table, or to time solves from scratch."""
-        _clear(self._locks, len(self._locks))
-        _clear(self._entries, len(self._entries))
+        for part, size in zip(self._table, (4, 2, 1, 1)):
+            _clear(part, size * self._slots)
 
     def best_move(self):
         """The best move found by the last solve: a square, or PASS."""
@@ -324,12 +327,22 @@ class ViperSolver:
 
 
 @micropython.viper
-def _clear(words: ptr32, count: int):
+def _clear(buffer: ptr8, count: int):
     # the player clears the table before every solve: a loop in Python would take milliseconds on the Pico
     i = 0
     while i < count:
-        words[i] = 0
+        buffer[i] = 0
         i += 1
+
+
+class _Table:
+    """A solver's own table, laid out as the midgame search's (TranspositionTable) that the player lends."""
+
+    def __init__(self, slots):
+        self.locks = array("I", bytes(4 * slots))
+        self.scores = array("H", bytes(2 * slots))
+        self.moves = bytearray(slots)
+        self.depths = bytearray(slots)
 
 
 _solving = [None]  # the solver whose _search() runs
@@ -351,8 +364,10 @@ def _search() -> int:
     frame = ptr32(self._frame)
     lists = ptr8(self._lists)
     cfg = ptr32(self._cfg)
-    locks = ptr32(self._locks)
-    entries = ptr32(self._entries)
+    locks = ptr32(self._table[0])
+    bounds = ptr16(self._table[1])
+    best_moves = ptr8(self._table[2])
+    depths = ptr8(self._table[3])
     should_stop = self._should_stop
     full = uint(cfg[_C_FULL])
     m1 = uint(cfg[_C_M1])
@@ -1189,9 +1204,9 @@ def _search() -> int:
                     slot = int(x >> table_shift) & 0x3FFFFFFE
                     x = uint(0)
                     if uint(locks[slot]) == lock:
-                        x = uint(entries[slot])
+                        x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
                     elif uint(locks[slot + 1]) == lock:
-                        x = uint(entries[slot + 1])
+                        x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
                     if x:
                         lower = int(x & 0xFF) - 128
                         upper = int((x >> 8) & 0xFF) - 128
@@ -1463,9 +1478,9 @@ def _search() -> int:
                             slot = int(x >> table_shift) & 0x3FFFFFFE
                             x = uint(0)
                             if uint(locks[slot]) == lock:
-                                x = uint(entries[slot])
+                                x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
                             elif uint(locks[slot + 1]) == lock:
-                                x = uint(entries[slot + 1])
+                                x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
                             if ply and x and 128 - int((x >> 8) & 0xFF) >= int(frame[fr + _F_BETA]) - _BIAS:
                                 value = 128 - int((x >> 8) & 0xFF)
                                 frame[fr + _F_BEST_MOVE] = square
@@ -1615,11 +1630,11 @@ def _search() -> int:
                 empties = int(frame[fr + _F_EMPTIES])
                 x = uint(0)
                 if uint(locks[slot]) == lock:
-                    x = uint(entries[slot])
+                    x = uint(bounds[slot])
                 elif uint(locks[slot + 1]) == lock:
                     slot += 1
-                    x = uint(entries[slot])
-                elif int((uint(entries[slot]) >> 24) & 31) > empties:
+                    x = uint(bounds[slot])
+                elif int(depths[slot]) > empties:
                     slot += 1  # the first of the two keeps the bigger subtree
                 if x:
                     # the same position: keep the tighter of both bounds
@@ -1628,7 +1643,9 @@ def _search() -> int:
                     if int((x >> 8) & 0xFF) - 128 < upper:
                         upper = int((x >> 8) & 0xFF) - 128
                 locks[slot] = lock
-                entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + _F_BEST_MOVE]) << 16) | (empties << 24)
+                bounds[slot] = (lower + 128) | ((upper + 128) << 8)
+                best_moves[slot] = frame[fr + _F_BEST_MOVE]
+                depths[slot] = empties
             if ply == 0:
                 break
             ply -= 1
