@@ -8,7 +8,7 @@ squares). It prints, per size, `name value` lines:
   solved exactly; the time includes choosing the move), for 12 and 14 empties (the player's solver is
   made for the levels' 14 at most);
 - solver_<n>_*: the viper solver alone, as the player solves (ViperSolver.solve_exact from a clear table of
-  the player's 2**9 entries), for 14 and 16 empties: median and worst time, nodes, and the nodes per
+  the player's 2**10 entries), for 14 and 16 empties: median and worst time, nodes, and the nodes per
   second of each position (lowest and highest) and of the whole set;
 - level_8_*: the top level with its own budgets and deadline on the 14-empty positions: each move, how many
   it solved, how many its solver node budget cut (the midgame search or the proven win's move then played),
