@@ -22,7 +22,6 @@ from time import ticks_diff, ticks_us
 import player
 from othello.board import Board
 from othello.geometry import geometry
-from player.endgame_viper import ViperSolver
 from player.engine import SOLVER_TABLE_BITS
 
 THINK_SIZES = (12, 14)
@@ -55,6 +54,10 @@ def main():
             exact += decision.exact
         print("endgame_%d_exact" % empties, exact)
         report("endgame_%d_" % empties, elapsed, nodes, ())
+    # imported here: the player lets its modules go as it swaps its fast paths (player.engine), which
+    # empties their namespaces, so a class imported before the player's moves may no longer work
+    from player.endgame_viper import ViperSolver
+
     solver = ViperSolver(geometry(8), max(SOLVER_SIZES), SOLVER_TABLE_BITS)
     for empties in SOLVER_SIZES:
         elapsed, nodes, rates = [], 0, []
