@@ -82,7 +82,10 @@ _C_STOPPED = const(15)  # out: 1 if a limit stopped the search
 _C_TABLE_SHIFT = const(16)  # 30 - table bits: the 30-bit hash's top bits pick the slot
 _C_SALT = const(17)  # mixed into the table's lock: Othello and Anti-Othello entries never match
 _C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
-_C_SIZE = const(19)
+_C_BY_LINES = const(19)  # 1: the last square's flips are counted along its lines (no black hole to break them)
+_C_DIAGONALS = const(20)  # 15 (lo, hi) masks of the a1-h8 diagonals, by column - row + 7
+_C_ANTI_DIAGONALS = const(50)  # 15 (lo, hi) masks of the a8-h1 diagonals, by column + row
+_C_SIZE = const(80)
 
 # frame words per ply (array 'I'); scores are stored + _BIAS, since the unix
 # port reads ptr32 words zero-extended and would not see a negative number
@@ -115,7 +118,9 @@ _LIST_SHIFT = const(6)  # 64 bytes a ply in `lists`: squares at +0, keys at +32
 _LIST_KEYS = const(32)
 _RUNS_AT = const(32)  # lists[32:288]: an edge's discs from either corner in an unbroken run, by edge pattern
 _BITS_AT = const(288)  # lists[288:544]: the discs of an edge pattern
-_LISTS_AT = const(544)  # lists[0:32] is the de Bruijn table of bit indices
+_AFTER_AT = const(544)  # lists[544:800]: the zeros below the lowest set bit of a byte, 0 for 0
+_BEFORE_AT = const(800)  # lists[800:1056]: the zeros above the highest set bit of a byte, 0 for 0
+_LISTS_AT = const(1056)  # lists[0:32] is the de Bruijn table of bit indices
 
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                    31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9))
@@ -170,9 +175,11 @@ class ViperSolver:
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * plies)
         self._lists = bytearray(_LISTS_AT + (plies << _LIST_SHIFT))
         self._lists[0:32] = DE_BRUIJN
-        for pattern in range(256):
+        for pattern in range(1, 256):
             self._lists[_RUNS_AT + pattern] = _corner_runs(pattern)
             self._lists[_BITS_AT + pattern] = popcount(pattern)
+            self._lists[_AFTER_AT + pattern] = popcount((pattern & -pattern) - 1)
+            self._lists[_BEFORE_AT + pattern] = 8 - len(bin(pattern)) + 2
         cfg = array("I", bytes(4 * _C_SIZE))
         cfg[_C_FULL] = WORD
         cfg[_C_M1] = 0x55555555
@@ -186,6 +193,11 @@ class ViperSolver:
         cfg[_C_CORNERS_HI] = 0x81000000
         cfg[_C_SQUARES] = geometry.squares - (1 if geometry.blocked else 0)
         cfg[_C_TABLE_SHIFT] = 30 - table_bits  # the hash has 30 bits
+        cfg[_C_BY_LINES] = 0 if geometry.blocked else 1
+        for square in range(64):
+            row, column = square >> 3, square & 7
+            for at, line in ((_C_DIAGONALS, column - row + 7), (_C_ANTI_DIAGONALS, column + row)):
+                cfg[at + 2 * line + (row >> 2)] |= 1 << (square & 31)
         self._cfg = cfg
         # Entries stay valid from one solve to the next: they hold bounds on exact
         # scores, which depend on the position alone (and the variant, in the salt).
@@ -369,6 +381,7 @@ def _search() -> int:
     best_moves = ptr8(self._table[2])
     depths = ptr8(self._table[3])
     should_stop = self._should_stop
+    by_lines = int(cfg[_C_BY_LINES])
     full = uint(cfg[_C_FULL])
     m1 = uint(cfg[_C_M1])
     not_a = uint(cfg[_C_NOT_A])
@@ -935,129 +948,165 @@ def _search() -> int:
                                 vl = tl
                                 vh = th
                                 while True:
-                                    fl = uint(0)
-                                    fh = uint(0)
-                                    xl = (bl << 1) & not_a
-                                    xh = (bh << 1) & not_a
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xl = (xl << 1) & not_a
-                                            xh = (xh << 1) & not_a
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    xl = (bl >> 1) & not_h
-                                    xh = (bh >> 1) & not_h
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xl = (xl >> 1) & not_h
-                                            xh = (xh >> 1) & not_h
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    xl = (bl << 8) & full
-                                    xh = ((bh << 8) | (bl >> 24)) & full
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xh = ((xh << 8) | (xl >> 24)) & full
-                                            xl = (xl << 8) & full
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    xl = ((bl >> 8) | (bh << 24)) & full
-                                    xh = bh >> 8
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xl = ((xl >> 8) | (xh << 24)) & full
-                                            xh = xh >> 8
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    xl = (bl << 9) & not_a
-                                    xh = ((bh << 9) | (bl >> 23)) & not_a
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xh = ((xh << 9) | (xl >> 23)) & not_a
-                                            xl = (xl << 9) & not_a
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    xl = ((bl >> 9) | (bh << 23)) & not_h
-                                    xh = (bh >> 9) & not_h
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xl = ((xl >> 9) | (xh << 23)) & not_h
-                                            xh = (xh >> 9) & not_h
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    xl = (bl << 7) & not_h
-                                    xh = ((bh << 7) | (bl >> 25)) & not_h
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xh = ((xh << 7) | (xl >> 25)) & not_h
-                                            xl = (xl << 7) & not_h
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    xl = ((bl >> 7) | (bh << 25)) & not_a
-                                    xh = (bh >> 7) & not_a
-                                    if (xl & vl) | (xh & vh):
-                                        rl = uint(0)
-                                        rh = uint(0)
-                                        while (xl & vl) | (xh & vh):
-                                            rl |= xl
-                                            rh |= xh
-                                            xl = ((xl >> 7) | (xh << 25)) & not_a
-                                            xh = (xh >> 7) & not_a
-                                        if (xl & ul) | (xh & uh):
-                                            fl |= rl
-                                            fh |= rh
-                                    if fl | fh:
+                                    if stage and by_lines:
+                                        # The last square: the board is full but for it, so along each of its
+                                        # four lines every square not (ul, uh)'s is the opponent's, and its
+                                        # flips are counted from (ul, uh)'s discs on the line alone: the run up
+                                        # to the nearest one on either side (edge tables, no flip walk).
+                                        if bl:
+                                            square = int(lists[((bl * 0x077CB531) & full) >> 27])
+                                        else:
+                                            square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
+                                        row = square >> 3
+                                        column = square & 7
+                                        x = uh
+                                        if row < 4:
+                                            x = ul
+                                        x = (x >> ((row & 3) << 3)) & 0xFF
+                                        n = int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                        x = ((((ul >> column) & 0x01010101) * 0x01020408) >> 24) & 0xF
+                                        x |= ((((uh >> column) & 0x01010101) * 0x01020408) >> 20) & 0xF0
+                                        n += int(lists[_AFTER_AT + (x >> (row + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - row)) & 0xFF)])
+                                        line = _C_DIAGONALS + ((column - row + 7) << 1)
+                                        x = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
+                                        x |= x >> 16
+                                        x = (x | (x >> 8)) & 0xFF
+                                        n += int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                        line = _C_ANTI_DIAGONALS + ((column + row) << 1)
+                                        x = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
+                                        x |= x >> 16
+                                        x = (x | (x >> 8)) & 0xFF
+                                        n += int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                        flipped = n
+                                    else:
+                                        fl = uint(0)
+                                        fh = uint(0)
+                                        xl = (bl << 1) & not_a
+                                        xh = (bh << 1) & not_a
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = (xl << 1) & not_a
+                                                xh = (xh << 1) & not_a
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl >> 1) & not_h
+                                        xh = (bh >> 1) & not_h
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = (xl >> 1) & not_h
+                                                xh = (xh >> 1) & not_h
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl << 8) & full
+                                        xh = ((bh << 8) | (bl >> 24)) & full
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xh = ((xh << 8) | (xl >> 24)) & full
+                                                xl = (xl << 8) & full
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = ((bl >> 8) | (bh << 24)) & full
+                                        xh = bh >> 8
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = ((xl >> 8) | (xh << 24)) & full
+                                                xh = xh >> 8
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl << 9) & not_a
+                                        xh = ((bh << 9) | (bl >> 23)) & not_a
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xh = ((xh << 9) | (xl >> 23)) & not_a
+                                                xl = (xl << 9) & not_a
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = ((bl >> 9) | (bh << 23)) & not_h
+                                        xh = (bh >> 9) & not_h
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = ((xl >> 9) | (xh << 23)) & not_h
+                                                xh = (xh >> 9) & not_h
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl << 7) & not_h
+                                        xh = ((bh << 7) | (bl >> 25)) & not_h
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xh = ((xh << 7) | (xl >> 25)) & not_h
+                                                xl = (xl << 7) & not_h
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = ((bl >> 7) | (bh << 25)) & not_a
+                                        xh = (bh >> 7) & not_a
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = ((xl >> 7) | (xh << 25)) & not_a
+                                                xh = (xh >> 7) & not_a
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        flipped = 0
+                                        if fl | fh:
+                                            flipped = 1
+                                            if stage:
+                                                n = 0
+                                                fl = fl - ((fl >> 1) & m1)
+                                                fh = fh - ((fh >> 1) & m1)
+                                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                                n = int(((fl * 0x01010101) & full) >> 24)
+                                            else:
+                                                nodes += 1  # the child: the opponent to move on the last square
+                                                sl = ol ^ fl
+                                                sh = oh ^ fh
+                                                tl = pl | fl | bl
+                                                th = ph | fh | bh
+                                                bl = el ^ bl
+                                                bh = eh ^ bh
+                                    if flipped:
                                         if stage:
-                                            n = 0
-                                            fl = fl - ((fl >> 1) & m1)
-                                            fh = fh - ((fh >> 1) & m1)
-                                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                                            n = int(((fl * 0x01010101) & full) >> 24)
                                             break
-                                        nodes += 1  # the child: the opponent to move on the last square
-                                        sl = ol ^ fl
-                                        sh = oh ^ fh
-                                        tl = pl | fl | bl
-                                        th = ph | fh | bh
-                                        bl = el ^ bl
-                                        bh = eh ^ bh
                                     elif stage == 0:
                                         break  # the move is illegal
                                     elif stage == 2:
