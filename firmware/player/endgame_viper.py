@@ -170,7 +170,10 @@ class ViperSolver:
             raise ValueError("max_empties must be 1 to %d, not %r" % (MAX_EMPTIES, max_empties))
         self.geometry = geometry
         self.max_empties = max_empties
-        plies = 2 * max_empties + 2  # every move may follow a pass
+        # A frame for each node that lists its moves, and one for its child: at the root, or with 5 or more
+        # empty squares (the last four are searched in the node itself). A pass keeps the empty squares but
+        # cannot follow a pass, so the deepest such node, with 5, is at ply 2 * (max_empties - 5) + 1.
+        plies = max(2 * max_empties - 7, 2)
         self._pos = array("I", bytes(16 * (plies + 1)))
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * plies)
         self._lists = bytearray(_LISTS_AT + (plies << _LIST_SHIFT))

@@ -3,6 +3,7 @@
 import gc
 
 from othello.board import PASS
+from othello.compat import popcount
 from othello.geometry import geometry
 from othello.kernel_viper import ViperKernel
 from player.endgame_viper import SolverStopped, ViperSolver
@@ -33,6 +34,10 @@ def solve_all(cases):
         solver.clear_table()
         exact, exact_square = solver.solve_exact(player, opponent, anti)
         assert exact == score, "case %d: solve_exact gave %d, solve %d" % (i, exact, score)
+        # a solver made for no more empty squares than these: its stacks are only as deep as they must be
+        empties = 64 - popcount(player | opponent | blocked)
+        fitted = ViperSolver(geometry(8, blocked), max(empties, 1)).solve(player, opponent, anti)[0]
+        assert fitted == score, "case %d: a solver made for %d empties gave %d" % (i, empties, fitted)
         print("case", i, score, PASS if square == PASS else square, PASS if exact_square == PASS else exact_square)
 
 
