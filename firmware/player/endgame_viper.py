@@ -21,17 +21,24 @@ arrays (position, window, best score and move list per ply) and allocates
 nothing; it counts nodes and, every _POLL_NODES nodes, checks the node limit
 and calls should_stop() so a long solve can be interrupted.
 
-Move order, which decides how far it reaches on the Pico:
-- with _SORT_EMPTIES or more empty squares, the legal moves are tried fewest
-  opponent replies first (fastest-first), the transposition table's move
-  before all, corners and moves into a quadrant with an odd number of empties
-  breaking ties; these nodes also use the table (_TABLE_EMPTIES);
-- below that, the empty squares are tried directly, without move generation,
-  those in a quadrant with an odd number of empties first (parity), and a
-  square that flips nothing is skipped; the parity of the quadrants and the
-  number of empties are carried from parent to child;
-- with two empty squares left, each move's result is counted at once, the
-  last square going to whoever can play it, without a node of its own.
+Move order and cut-offs, which decide how far it reaches on the Pico:
+- with _SORT_EMPTIES or more empty squares, the transposition table's move
+  is tried first, alone; only if it does not cut are the other legal moves
+  listed, fewest opponent replies first (fastest-first, a corner reply
+  counting twice), corners and moves into a quadrant with an odd number of
+  empties breaking ties; from _ETC_EMPTIES, each move's child is looked up in
+  the table first (enhanced transposition cut-off);
+- from _TABLE_EMPTIES the nodes use the table (2**10 entries in buckets of
+  two: the bigger subtree stays, two results for one position are merged);
+- below _SORT_EMPTIES, the empty squares are tried directly, without move
+  generation, those in a quadrant with an odd number of empties first
+  (parity), and a square that flips nothing is skipped; the parity of the
+  quadrants and the number of empties are carried from parent to child;
+- from _STABLE_EMPTIES, when alpha is high, the opponent's stable edge discs
+  bound the score from above (stability cut-off);
+- with _FOUR empty squares or fewer, the node is searched in the locals
+  without frames or move lists (fragments solve_level_open/close), down to
+  the last square, whose flips are counted along its lines from tables.
 The black hole is never empty (it is outside the playable mask), so the
 parity of a quadrant that holds it counts only real squares.
 """
@@ -53,7 +60,7 @@ from othello.compat import popcount  # noqa: E402
 # names, it takes no place in the module's globals (nor its name a place in the heap).
 MAX_EMPTIES = 32  # the most empty squares a solver can be made for
 DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
-_SORT_EMPTIES = const(7)
+_SORT_EMPTIES = const(8)  # from 7 the order paid for less than it cost on the emulated Pico
 _TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 _ETC_EMPTIES = const(8)  # ... and from this many, look up each child there first (enhanced transposition cut-off)
 _FOUR = const(4)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
