@@ -60,7 +60,7 @@ from othello.compat import popcount  # noqa: E402
 # names, it takes no place in the module's globals (nor its name a place in the heap).
 MAX_EMPTIES = 32  # the most empty squares a solver can be made for
 DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
-_SORT_EMPTIES = const(8)  # from 7 the order paid for less than it cost on the emulated Pico
+_SORT_EMPTIES = const(7)
 _TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 _ETC_EMPTIES = const(8)  # ... and from this many, look up each child there first (enhanced transposition cut-off)
 _FOUR = const(4)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
