@@ -136,17 +136,21 @@ LEFT_QUADRANTS = 0x0F0F0F0F  # columns a-d of a 32-bit word (four rows)
 RIGHT_QUADRANTS = 0xF0F0F0F0
 
 
-def _corner_runs(pattern):
-    """The discs of an 8-bit edge pattern in an unbroken run from either corner (a full edge: all of them)."""
-    if pattern == 0xFF:
-        return 8
-    low = 0
-    while pattern >> low & 1:
-        low += 1
-    high = 0
-    while pattern >> (7 - high) & 1:
-        high += 1
-    return low + high
+def _fill_tables(lists):
+    """The byte tables at the start of `lists` (see their constants), each from the ones before it.
+
+    Made at every construction, as the player makes the solver anew each time it swaps its fast paths,
+    so in few steps: on the Pico a loop of plain Python costs tens of microseconds a turn."""
+    lists[0:32] = DE_BRUIJN
+    for length in range(1, 9):  # the bytes of `length` significant bits have 8 - length zeros above
+        lists[_BEFORE_AT + (1 << (length - 1)):_BEFORE_AT + (1 << length)] = bytes((8 - length,)) * (1 << (length - 1))
+    for pattern in range(1, 256):
+        lists[_BITS_AT + pattern] = lists[_BITS_AT + (pattern >> 1)] + (pattern & 1)
+        if not pattern & 1:  # an even byte has one zero more below its lowest set bit than its half
+            lists[_AFTER_AT + pattern] = lists[_AFTER_AT + (pattern >> 1)] + 1
+    for pattern in range(255):  # an edge's unbroken runs from its corners: the ones at both ends
+        lists[_RUNS_AT + pattern] = lists[_AFTER_AT + (pattern ^ 255)] + lists[_BEFORE_AT + (pattern ^ 255)]
+    lists[_RUNS_AT + 255] = 8  # a full edge: every disc
 
 
 class SolverStopped(Exception):
@@ -184,12 +188,7 @@ class ViperSolver:
         self._pos = array("I", bytes(16 * (plies + 1)))
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * plies)
         self._lists = bytearray(_LISTS_AT + (plies << _LIST_SHIFT))
-        self._lists[0:32] = DE_BRUIJN
-        for pattern in range(1, 256):
-            self._lists[_RUNS_AT + pattern] = _corner_runs(pattern)
-            self._lists[_BITS_AT + pattern] = popcount(pattern)
-            self._lists[_AFTER_AT + pattern] = popcount((pattern & -pattern) - 1)
-            self._lists[_BEFORE_AT + pattern] = 8 - len(bin(pattern)) + 2
+        _fill_tables(self._lists)
         cfg = array("I", bytes(4 * _C_SIZE))
         cfg[_C_FULL] = WORD
         cfg[_C_M1] = 0x55555555
