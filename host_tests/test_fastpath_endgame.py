@@ -38,11 +38,14 @@ def random_board(rng, empties, variant):
 
 
 def make_cases():
-    """(board, anti) pairs: Othello and Anti-Othello, with and without a black hole, 4 to 12 empties, some passes."""
+    """(board, anti) pairs: Othello and Anti-Othello, with and without a black hole, 4 to 12 empties, some passes.
+
+    Holes on an edge (f1, h5) check the stability cut-off, which must not take a run of discs broken by the
+    hole for stable."""
     rng = random.Random(20261122)
     cases = []
     for empties in (4, 6, 8, 9, 10):
-        for anti, hole in ((False, None), (True, None), (False, 18), (True, 18)):
+        for anti, hole in ((False, None), (True, None), (False, 18), (True, 18), (False, 5), (True, 39)):
             for _ in range(3):
                 cases.append((random_board(rng, empties, Variant(anti=anti, black_hole=hole)), anti))
     for empties, anti in ((11, False), (11, True), (12, False), (12, True)):

@@ -8,7 +8,7 @@ squares). It prints, per size, `name value` lines:
   solved exactly; the time includes choosing the move), for 12 and 14 empties (the player's solver is
   made for the levels' 14 at most);
 - solver_<n>_*: the viper solver alone, as the player solves (ViperSolver.solve_exact from a clear table of
-  the player's 2**9 entries), for 14 and 16 empties: median and worst time, nodes, and the nodes per
+  the player's 2**10 entries), for 14 and 16 empties: median and worst time, nodes, and the nodes per
   second of each position (lowest and highest) and of the whole set;
 - level_8_*: the top level with its own budgets and deadline on the 14-empty positions: each move, how many
   it solved, how many its solver node budget cut (the midgame search or the proven win's move then played),
@@ -22,7 +22,6 @@ from time import ticks_diff, ticks_us
 import player
 from othello.board import Board
 from othello.geometry import geometry
-from player.endgame_viper import ViperSolver
 from player.engine import SOLVER_TABLE_BITS
 
 THINK_SIZES = (12, 14)
@@ -55,6 +54,10 @@ def main():
             exact += decision.exact
         print("endgame_%d_exact" % empties, exact)
         report("endgame_%d_" % empties, elapsed, nodes, ())
+    # imported here: the player lets its modules go as it swaps its fast paths (player.engine), which
+    # empties their namespaces, so a class imported before the player's moves may no longer work
+    from player.endgame_viper import ViperSolver
+
     solver = ViperSolver(geometry(8), max(SOLVER_SIZES), SOLVER_TABLE_BITS)
     for empties in SOLVER_SIZES:
         elapsed, nodes, rates = [], 0, []

@@ -21,17 +21,24 @@ arrays (position, window, best score and move list per ply) and allocates
 nothing; it counts nodes and, every _POLL_NODES nodes, checks the node limit
 and calls should_stop() so a long solve can be interrupted.
 
-Move order, which decides how far it reaches on the Pico:
-- with _SORT_EMPTIES or more empty squares, the legal moves are tried fewest
-  opponent replies first (fastest-first), the transposition table's move
-  before all, corners and moves into a quadrant with an odd number of empties
-  breaking ties; these nodes also use the table (_TABLE_EMPTIES);
-- below that, the empty squares are tried directly, without move generation,
-  those in a quadrant with an odd number of empties first (parity), and a
-  square that flips nothing is skipped; the parity of the quadrants and the
-  number of empties are carried from parent to child;
-- with two empty squares left, each move's result is counted at once, the
-  last square going to whoever can play it, without a node of its own.
+Move order and cut-offs, which decide how far it reaches on the Pico:
+- with _SORT_EMPTIES or more empty squares, the transposition table's move
+  is tried first, alone; only if it does not cut are the other legal moves
+  listed, fewest opponent replies first (fastest-first, a corner reply
+  counting twice), corners and moves into a quadrant with an odd number of
+  empties breaking ties; from _ETC_EMPTIES, each move's child is looked up in
+  the table first (enhanced transposition cut-off);
+- from _TABLE_EMPTIES the nodes use the table (2**10 entries in buckets of
+  two: the bigger subtree stays, two results for one position are merged);
+- below _SORT_EMPTIES, the empty squares are tried directly, without move
+  generation, those in a quadrant with an odd number of empties first
+  (parity), and a square that flips nothing is skipped; the parity of the
+  quadrants and the number of empties are carried from parent to child;
+- from _STABLE_EMPTIES, when alpha is high, the opponent's stable edge discs
+  bound the score from above (stability cut-off);
+- with _FOUR empty squares or fewer, the node is searched in the locals
+  without frames or move lists (fragments solve_level_open/close), down to
+  the last square, whose flips are counted along its lines from tables.
 The black hole is never empty (it is outside the playable mask), so the
 parity of a quadrant that holds it counts only real squares.
 """
@@ -55,8 +62,12 @@ MAX_EMPTIES = 32  # the most empty squares a solver can be made for
 DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
 _SORT_EMPTIES = const(7)
 _TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
-TABLE_BITS = 10  # 2**10 entries of 8 bytes
-_ENTRY_USED = const(0x1000000)  # entries: lower + 128 | (upper + 128) << 8 | move << 16 | this
+_ETC_EMPTIES = const(8)  # ... and from this many, look up each child there first (enhanced transposition cut-off)
+_FOUR = const(4)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
+_THREE = const(3)
+_STABLE_EMPTIES = const(3)  # nodes with this many empties try the stability cut-off ...
+_STABLE_ALPHA = const(8)  # ... when alpha is at least this: below, it would take 28 stable discs, all the edges
+TABLE_BITS = 10  # 2**10 entries of 8 bytes, in buckets of two
 _POLL_NODES = const(1024)
 
 # cfg words (array 'I'); the masks above 0x3FFFFFFF live here (see PICO_FACTS)
@@ -78,7 +89,10 @@ _C_STOPPED = const(15)  # out: 1 if a limit stopped the search
 _C_TABLE_SHIFT = const(16)  # 30 - table bits: the 30-bit hash's top bits pick the slot
 _C_SALT = const(17)  # mixed into the table's lock: Othello and Anti-Othello entries never match
 _C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
-_C_SIZE = const(19)
+_C_BY_LINES = const(19)  # 1: the last square's flips are counted along its lines (no black hole to break them)
+_C_DIAGONALS = const(20)  # 15 (lo, hi) masks of the a1-h8 diagonals, by column - row + 7
+_C_ANTI_DIAGONALS = const(50)  # 15 (lo, hi) masks of the a8-h1 diagonals, by column + row
+_C_SIZE = const(80)
 
 # frame words per ply (array 'I'); scores are stored + _BIAS, since the unix
 # port reads ptr32 words zero-extended and would not see a negative number
@@ -102,19 +116,41 @@ _STATE_AFTER_PASS = const(2)  # the parent passed: no move here ends the game
 _STATE_PASSING = const(4)  # this node passes; its child is the same position, other side to move
 _STATE_SCOUT = const(8)  # the child in search has a null window (alpha, alpha + 1): principal-variation search
 _STATE_TABLE = const(16)  # the node stores its result in the transposition table
+_STATE_LAZY = const(32)  # the list holds the table's move alone: the others are listed and ordered after it
 
 _BIAS = const(256)
 _INFINITY = const(100)
 _NO_SQUARE = const(64)
 _LIST_SHIFT = const(6)  # 64 bytes a ply in `lists`: squares at +0, keys at +32
 _LIST_KEYS = const(32)
-_LISTS_AT = const(32)  # lists[0:32] is the de Bruijn table of bit indices
+_RUNS_AT = const(32)  # lists[32:288]: an edge's discs from either corner in an unbroken run, by edge pattern
+_BITS_AT = const(288)  # lists[288:544]: the discs of an edge pattern
+_AFTER_AT = const(544)  # lists[544:800]: the zeros below the lowest set bit of a byte, 0 for 0
+_BEFORE_AT = const(800)  # lists[800:1056]: the zeros above the highest set bit of a byte, 0 for 0
+_LISTS_AT = const(1056)  # lists[0:32] is the de Bruijn table of bit indices
 
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                    31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9))
 WORD = 0xFFFFFFFF
 LEFT_QUADRANTS = 0x0F0F0F0F  # columns a-d of a 32-bit word (four rows)
 RIGHT_QUADRANTS = 0xF0F0F0F0
+
+
+def _fill_tables(lists):
+    """The byte tables at the start of `lists` (see their constants), each from the ones before it.
+
+    Made at every construction, as the player makes the solver anew each time it swaps its fast paths,
+    so in few steps: on the Pico a loop of plain Python costs tens of microseconds a turn."""
+    lists[0:32] = DE_BRUIJN
+    for length in range(1, 9):  # the bytes of `length` significant bits have 8 - length zeros above
+        lists[_BEFORE_AT + (1 << (length - 1)):_BEFORE_AT + (1 << length)] = bytes((8 - length,)) * (1 << (length - 1))
+    for pattern in range(1, 256):
+        lists[_BITS_AT + pattern] = lists[_BITS_AT + (pattern >> 1)] + (pattern & 1)
+        if not pattern & 1:  # an even byte has one zero more below its lowest set bit than its half
+            lists[_AFTER_AT + pattern] = lists[_AFTER_AT + (pattern >> 1)] + 1
+    for pattern in range(255):  # an edge's unbroken runs from its corners: the ones at both ends
+        lists[_RUNS_AT + pattern] = lists[_AFTER_AT + (pattern ^ 255)] + lists[_BEFORE_AT + (pattern ^ 255)]
+    lists[_RUNS_AT + 255] = 8  # a full edge: every disc
 
 
 class SolverStopped(Exception):
@@ -131,10 +167,13 @@ class ViperSolver:
     def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS, table=None):
         """Stacks for `max_empties` and a transposition table of 2**table_bits entries.
 
-        The table is made here unless `table` lends one: an array('I') of at
-        least 2 << table_bits words (the player lends the midgame search's
-        table, as the two never run at once). Whoever else writes in a lent
-        table must call clear_table() before the next solve.
+        The table is made here unless `table` lends one: an object with the
+        arrays `locks` (32-bit), `scores` (16-bit), `moves` and `depths`
+        (bytes) of at least 2**table_bits entries each, as the midgame
+        search's player.search.TranspositionTable, which the player lends as
+        the two never run at once (the midgame search sees none of what the
+        solver wrote: its flags say which entries are its own). Whoever else
+        writes in a lent table must call clear_table() before the next solve.
         """
         if geometry.size != 8:
             raise ValueError("the viper solver handles the 8x8 board only, not %dx%d" % (geometry.size, geometry.size))
@@ -142,11 +181,14 @@ class ViperSolver:
             raise ValueError("max_empties must be 1 to %d, not %r" % (MAX_EMPTIES, max_empties))
         self.geometry = geometry
         self.max_empties = max_empties
-        plies = 2 * max_empties + 2  # every move may follow a pass
+        # A frame for each node that lists its moves, and one for its child: at the root, or with 5 or more
+        # empty squares (the last four are searched in the node itself). A pass keeps the empty squares but
+        # cannot follow a pass, so the deepest such node, with 5, is at ply 2 * (max_empties - 5) + 1.
+        plies = max(2 * max_empties - 7, 2)
         self._pos = array("I", bytes(16 * (plies + 1)))
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * plies)
         self._lists = bytearray(_LISTS_AT + (plies << _LIST_SHIFT))
-        self._lists[0:_LISTS_AT] = DE_BRUIJN
+        _fill_tables(self._lists)
         cfg = array("I", bytes(4 * _C_SIZE))
         cfg[_C_FULL] = WORD
         cfg[_C_M1] = 0x55555555
@@ -160,17 +202,23 @@ class ViperSolver:
         cfg[_C_CORNERS_HI] = 0x81000000
         cfg[_C_SQUARES] = geometry.squares - (1 if geometry.blocked else 0)
         cfg[_C_TABLE_SHIFT] = 30 - table_bits  # the hash has 30 bits
+        cfg[_C_BY_LINES] = 0 if geometry.blocked else 1
+        for square in range(64):
+            row, column = square >> 3, square & 7
+            for at, line in ((_C_DIAGONALS, column - row + 7), (_C_ANTI_DIAGONALS, column + row)):
+                cfg[at + 2 * line + (row >> 2)] |= 1 << (square & 31)
         self._cfg = cfg
         # Entries stay valid from one solve to the next: they hold bounds on exact
         # scores, which depend on the position alone (and the variant, in the salt).
         slots = 1 << table_bits
         if table is None:
-            table = array("I", bytes(8 * slots))
-        elif len(table) < 2 * slots:
-            raise ValueError("a table of 2**%d entries needs %d words, not %d" % (table_bits, 2 * slots, len(table)))
-        words = memoryview(table)
-        self._locks = words[:slots]
-        self._entries = words[slots:2 * slots]
+            table = _Table(slots)
+        elif min(len(table.locks), len(table.scores), len(table.moves), len(table.depths)) < slots:
+            raise ValueError("a table of 2**%d entries needs %d in each of its arrays" % (table_bits, slots))
+        # a slot's lock, its bounds (lower + 128 | (upper + 128) << 8, 0: empty), best move and empty squares
+        self._table = (memoryview(table.locks)[:slots], memoryview(table.scores)[:slots],
+                       memoryview(table.moves)[:slots], memoryview(table.depths)[:slots])
+        self._slots = slots
         self._should_stop = _never
         self.nodes = 0
 
@@ -253,7 +301,8 @@ class ViperSolver:
 
     def clear_table(self):
         """Forget every table entry: after others wrote in a lent table, or to time solves from scratch."""
-        _clear(self._entries, len(self._entries))
+        for part, size in zip(self._table, (4, 2, 1, 1)):
+            _clear(part, size * self._slots)
 
     def best_move(self):
         """The best move found by the last solve: a square, or PASS."""
@@ -299,12 +348,22 @@ class ViperSolver:
 
 
 @micropython.viper
-def _clear(words: ptr32, count: int):
+def _clear(buffer: ptr8, count: int):
     # the player clears the table before every solve: a loop in Python would take milliseconds on the Pico
     i = 0
     while i < count:
-        words[i] = 0
+        buffer[i] = 0
         i += 1
+
+
+class _Table:
+    """A solver's own table, laid out as the midgame search's (TranspositionTable) that the player lends."""
+
+    def __init__(self, slots):
+        self.locks = array("I", bytes(4 * slots))
+        self.scores = array("H", bytes(2 * slots))
+        self.moves = bytearray(slots)
+        self.depths = bytearray(slots)
 
 
 _solving = [None]  # the solver whose _search() runs
@@ -326,9 +385,12 @@ def _search() -> int:
     frame = ptr32(self._frame)
     lists = ptr8(self._lists)
     cfg = ptr32(self._cfg)
-    locks = ptr32(self._locks)
-    entries = ptr32(self._entries)
+    locks = ptr32(self._table[0])
+    bounds = ptr16(self._table[1])
+    best_moves = ptr8(self._table[2])
+    depths = ptr8(self._table[3])
     should_stop = self._should_stop
+    by_lines = int(cfg[_C_BY_LINES])
     full = uint(cfg[_C_FULL])
     m1 = uint(cfg[_C_M1])
     not_a = uint(cfg[_C_NOT_A])
@@ -354,12 +416,13 @@ def _search() -> int:
     ply = 0
     enter = 1
     returning = 0
+    resort = 0  # 1: `enter` comes back to a node whose table move failed, to order its other moves
     value = 0
     while True:
         if enter:
             # ----- a new node at `ply`: its value at once, or its move list
             enter = 0
-            nodes += 1
+            nodes += 1 - resort
             if nodes >= next_poll:
                 stop = 0
                 if node_limit and nodes >= node_limit:
@@ -382,7 +445,60 @@ def _search() -> int:
             el = play_l & ((pl | ol) ^ full)
             eh = play_h & ((ph | oh) ^ full)
             empties = int(frame[fr + _F_EMPTIES])
-            if not empties:
+            if empties >= _STABLE_EMPTIES and ply and not resort and int(frame[fr + _F_ALPHA]) - _BIAS >= _STABLE_ALPHA:
+                # stability cut-off: the opponent's discs that nothing can flip (in Anti-Othello the
+                # side to move's own) bound the score from above; here the edge discs of a full edge or
+                # of an unbroken run from a corner, each corner counted by both its edges
+                sl = ol
+                sh = oh
+                if anti:
+                    sl = pl
+                    sh = ph
+                tl = (pl | ol) & 0xFF
+                x = sl & 0xFF
+                stable = int(lists[_BITS_AT + x])
+                if tl ^ 0xFF:
+                    stable = int(lists[_RUNS_AT + x])
+                tl = (ph | oh) >> 24
+                x = sh >> 24
+                if tl ^ 0xFF:
+                    stable += int(lists[_RUNS_AT + x])
+                else:
+                    stable += int(lists[_BITS_AT + x])
+                tl = pl | ol
+                th = ph | oh
+                x = (((sl & 0x01010101) * 0x01020408) >> 24) & 0xF
+                x |= (((sh & 0x01010101) * 0x01020408) >> 20) & 0xF0
+                if (tl & th & 0x01010101) ^ 0x01010101:
+                    stable += int(lists[_RUNS_AT + x])
+                else:
+                    stable += int(lists[_BITS_AT + x])
+                x = ((((sl >> 7) & 0x01010101) * 0x01020408) >> 24) & 0xF
+                x |= ((((sh >> 7) & 0x01010101) * 0x01020408) >> 20) & 0xF0
+                if ((tl >> 7) & (th >> 7) & 0x01010101) ^ 0x01010101:
+                    stable += int(lists[_RUNS_AT + x])
+                else:
+                    stable += int(lists[_BITS_AT + x])
+                stable -= int((sl & 1) + ((sl >> 7) & 1) + ((sh >> 24) & 1) + (sh >> 31))
+                if squares - stable - stable <= int(frame[fr + _F_ALPHA]) - _BIAS:
+                    value = squares - stable - stable
+                    returning = 1
+            node_odd_l = uint(0)
+            node_odd_h = uint(0)
+            if empties >= 3:
+                # the quadrants (4x4 corners of the board) with an odd number of empty squares
+                parity = int(frame[fr + _F_PARITY])
+                if parity & 1:
+                    node_odd_l = uint(0x0F0F0F0F)
+                if parity & 2:
+                    node_odd_l |= high_quads
+                if parity & 4:
+                    node_odd_h = uint(0x0F0F0F0F)
+                if parity & 8:
+                    node_odd_h |= high_quads
+            if returning:
+                pass
+            elif not empties:
                 fl = pl
                 fh = ph
                 mine = 0
@@ -396,267 +512,728 @@ def _search() -> int:
                 if anti:
                     value = 0 - value
                 returning = 1
-            elif empties <= 2 and ply:
-                # The last one or two empty squares (not at the root, which must name its move): the
-                # exact score at once, with no move list. Each
-                # move's child (one empty square) is counted here as a node; whoever can play the last
-                # square does, and that ends the game.
-                best = 0 - _INFINITY
-                side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
-                cut = int(frame[fr + _F_BETA]) - _BIAS  # a move this good ends the search (fail-soft)
+            elif empties <= _FOUR and ply:
+                # The last four to one empty squares (not at the root, which must name its move): the exact
+                # score at once, in the locals, with no move list and no frame. With four or three, the
+                # node's moves are tried odd quadrants first, each child searched by the level below with
+                # the window (-beta, -alpha) and counted as a node (solve_level_open/close, one piece of code
+                # for both); with two, each move's child (one empty square) is counted as a node; whoever
+                # can play the last square does, and that ends the game.
+                inner_alpha = int(frame[fr + _F_ALPHA]) - _BIAS
+                inner_beta = int(frame[fr + _F_BETA]) - _BIAS
+                level4 = 0
+                if empties == _FOUR:
+                    level4 = 1
+                    alpha4 = inner_alpha
+                    beta4 = inner_beta
+                    best4 = 0 - _INFINITY
+                    side4 = 0  # 1 after a pass: (p4l, p4h) is then the opponent of the node's side to move
+                    p4l = pl
+                    p4h = ph
+                    o4l = ol
+                    o4h = oh
+                    e4l = el
+                    e4h = eh
+                    group4 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
+                    odd4_l = node_odd_l
+                    odd4_h = node_odd_h
+                    w4l = el & odd4_l
+                    w4h = eh & odd4_h
                 while True:
-                    ql = el
-                    qh = eh
-                    while ql | qh:
-                        if ql:
-                            bl = ql & (0 - ql)
-                            bh = uint(0)
-                        else:
-                            bl = uint(0)
-                            bh = qh & (0 - qh)
-                        ql ^= bl
-                        qh ^= bh
-                        # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
-                        # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
-                        # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
-                        sl = pl
-                        sh = ph
-                        tl = ol
-                        th = oh
-                        stage = 1
-                        if empties == 2:
-                            stage = 0
-                        ul = sl
-                        uh = sh
-                        vl = tl
-                        vh = th
+                    if level4:
+                        # the node's next legal move, odd quadrants first, into a child with one empty square fewer
                         while True:
+                            if not (w4l | w4h):
+                                group4 += 1
+                                if group4 == 2:
+                                    break
+                                w4l = e4l & (odd4_l ^ full)
+                                w4h = e4h & (odd4_h ^ full)
+                                continue
+                            if w4l:
+                                bl = w4l & (0 - w4l)
+                                bh = uint(0)
+                            else:
+                                bl = uint(0)
+                                bh = w4h & (0 - w4h)
+                            w4l ^= bl
+                            w4h ^= bh
                             fl = uint(0)
                             fh = uint(0)
                             xl = (bl << 1) & not_a
                             xh = (bh << 1) & not_a
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl << 1) & not_a
                                     xh = (xh << 1) & not_a
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl >> 1) & not_h
                             xh = (bh >> 1) & not_h
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = (xl >> 1) & not_h
                                     xh = (xh >> 1) & not_h
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 8) & full
                             xh = ((bh << 8) | (bl >> 24)) & full
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 8) | (xl >> 24)) & full
                                     xl = (xl << 8) & full
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 8) | (bh << 24)) & full
                             xh = bh >> 8
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 8) | (xh << 24)) & full
                                     xh = xh >> 8
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 9) & not_a
                             xh = ((bh << 9) | (bl >> 23)) & not_a
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 9) | (xl >> 23)) & not_a
                                     xl = (xl << 9) & not_a
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 9) | (bh << 23)) & not_h
                             xh = (bh >> 9) & not_h
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 9) | (xh << 23)) & not_h
                                     xh = (xh >> 9) & not_h
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = (bl << 7) & not_h
                             xh = ((bh << 7) | (bl >> 25)) & not_h
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xh = ((xh << 7) | (xl >> 25)) & not_h
                                     xl = (xl << 7) & not_h
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             xl = ((bl >> 7) | (bh << 25)) & not_a
                             xh = (bh >> 7) & not_a
-                            if (xl & vl) | (xh & vh):
+                            if (xl & o4l) | (xh & o4h):
                                 rl = uint(0)
                                 rh = uint(0)
-                                while (xl & vl) | (xh & vh):
+                                while (xl & o4l) | (xh & o4h):
                                     rl |= xl
                                     rh |= xh
                                     xl = ((xl >> 7) | (xh << 25)) & not_a
                                     xh = (xh >> 7) & not_a
-                                if (xl & ul) | (xh & uh):
+                                if (xl & p4l) | (xh & p4h):
                                     fl |= rl
                                     fh |= rh
                             if fl | fh:
-                                if stage:
-                                    n = 0
+                                break
+                        if group4 == 2:
+                            if best4 > 0 - _INFINITY:
+                                break
+                            if side4:
+                                # neither side can move: the game is over, the empty squares to the winner
+                                fl = p4l
+                                fh = p4h
+                                mine = 0
+                                fl = fl - ((fl >> 1) & m1)
+                                fh = fh - ((fh >> 1) & m1)
+                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                mine = int(((fl * 0x01010101) & full) >> 24)
+                                best4 = mine + mine + _FOUR - squares
+                                if best4 > 0:
+                                    best4 += _FOUR
+                                elif best4 < 0:
+                                    best4 -= _FOUR
+                                if anti:
+                                    best4 = 0 - best4
+                                break
+                            # no move: pass, the opponent plays from the same position
+                            nodes += 1
+                            side4 = 1
+                            sl = p4l
+                            sh = p4h
+                            p4l = o4l
+                            p4h = o4h
+                            o4l = sl
+                            o4h = sh
+                            value = alpha4
+                            alpha4 = 0 - beta4
+                            beta4 = 0 - value
+                            group4 = 0
+                            w4l = e4l & odd4_l
+                            w4h = e4h & odd4_h
+                            continue
+                        nodes += 1
+                        pl = o4l ^ fl
+                        ph = o4h ^ fh
+                        ol = p4l | fl | bl
+                        oh = p4h | fh | bh
+                        el = e4l ^ bl
+                        eh = e4h ^ bh
+                        empties = _FOUR - 1
+                        inner_alpha = 0 - beta4
+                        inner_beta = 0 - alpha4
+                        # the child's odd quadrants: the move's quadrant changes parity
+                        quadrant = uint(0x0F0F0F0F)
+                        if (bl | bh) & high_quads:
+                            quadrant = high_quads
+                        node_odd_l = odd4_l
+                        node_odd_h = odd4_h
+                        if bl:
+                            node_odd_l ^= quadrant
+                        else:
+                            node_odd_h ^= quadrant
+                    level3 = 0
+                    if empties == _THREE:
+                        level3 = 1
+                        alpha3 = inner_alpha
+                        beta3 = inner_beta
+                        best3 = 0 - _INFINITY
+                        side3 = 0  # 1 after a pass: (p3l, p3h) is then the opponent of the node's side to move
+                        p3l = pl
+                        p3h = ph
+                        o3l = ol
+                        o3h = oh
+                        e3l = el
+                        e3h = eh
+                        group3 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
+                        odd_l = node_odd_l
+                        odd_h = node_odd_h
+                        w3l = el & odd_l
+                        w3h = eh & odd_h
+                    while True:
+                        if level3:
+                            # the node's next legal move, odd quadrants first, into a child with one empty square fewer
+                            while True:
+                                if not (w3l | w3h):
+                                    group3 += 1
+                                    if group3 == 2:
+                                        break
+                                    w3l = e3l & (odd_l ^ full)
+                                    w3h = e3h & (odd_h ^ full)
+                                    continue
+                                if w3l:
+                                    bl = w3l & (0 - w3l)
+                                    bh = uint(0)
+                                else:
+                                    bl = uint(0)
+                                    bh = w3h & (0 - w3h)
+                                w3l ^= bl
+                                w3h ^= bh
+                                fl = uint(0)
+                                fh = uint(0)
+                                xl = (bl << 1) & not_a
+                                xh = (bh << 1) & not_a
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl << 1) & not_a
+                                        xh = (xh << 1) & not_a
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl >> 1) & not_h
+                                xh = (bh >> 1) & not_h
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = (xl >> 1) & not_h
+                                        xh = (xh >> 1) & not_h
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 8) & full
+                                xh = ((bh << 8) | (bl >> 24)) & full
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 8) | (xl >> 24)) & full
+                                        xl = (xl << 8) & full
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 8) | (bh << 24)) & full
+                                xh = bh >> 8
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 8) | (xh << 24)) & full
+                                        xh = xh >> 8
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 9) & not_a
+                                xh = ((bh << 9) | (bl >> 23)) & not_a
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 9) | (xl >> 23)) & not_a
+                                        xl = (xl << 9) & not_a
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 9) | (bh << 23)) & not_h
+                                xh = (bh >> 9) & not_h
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 9) | (xh << 23)) & not_h
+                                        xh = (xh >> 9) & not_h
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = (bl << 7) & not_h
+                                xh = ((bh << 7) | (bl >> 25)) & not_h
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xh = ((xh << 7) | (xl >> 25)) & not_h
+                                        xl = (xl << 7) & not_h
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                xl = ((bl >> 7) | (bh << 25)) & not_a
+                                xh = (bh >> 7) & not_a
+                                if (xl & o3l) | (xh & o3h):
+                                    rl = uint(0)
+                                    rh = uint(0)
+                                    while (xl & o3l) | (xh & o3h):
+                                        rl |= xl
+                                        rh |= xh
+                                        xl = ((xl >> 7) | (xh << 25)) & not_a
+                                        xh = (xh >> 7) & not_a
+                                    if (xl & p3l) | (xh & p3h):
+                                        fl |= rl
+                                        fh |= rh
+                                if fl | fh:
+                                    break
+                            if group3 == 2:
+                                if best3 > 0 - _INFINITY:
+                                    break
+                                if side3:
+                                    # neither side can move: the game is over, the empty squares to the winner
+                                    fl = p3l
+                                    fh = p3h
+                                    mine = 0
                                     fl = fl - ((fl >> 1) & m1)
                                     fh = fh - ((fh >> 1) & m1)
                                     fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
                                     fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
                                     fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                                    n = int(((fl * 0x01010101) & full) >> 24)
+                                    mine = int(((fl * 0x01010101) & full) >> 24)
+                                    best3 = mine + mine + _THREE - squares
+                                    if best3 > 0:
+                                        best3 += _THREE
+                                    elif best3 < 0:
+                                        best3 -= _THREE
+                                    if anti:
+                                        best3 = 0 - best3
                                     break
-                                nodes += 1  # the child: the opponent to move on the last square
-                                sl = ol ^ fl
-                                sh = oh ^ fh
-                                tl = pl | fl | bl
-                                th = ph | fh | bh
-                                bl = el ^ bl
-                                bh = eh ^ bh
-                            elif stage == 0:
-                                break  # the move is illegal
-                            elif stage == 2:
-                                stage = 3  # nobody can play the last square
-                                break
-                            stage += 1
-                            ul = tl
-                            uh = th
-                            vl = sl
-                            vh = sh
-                            if stage == 1:
+                                # no move: pass, the opponent plays from the same position
+                                nodes += 1
+                                side3 = 1
+                                sl = p3l
+                                sh = p3h
+                                p3l = o3l
+                                p3h = o3h
+                                o3l = sl
+                                o3h = sh
+                                value = alpha3
+                                alpha3 = 0 - beta3
+                                beta3 = 0 - value
+                                group3 = 0
+                                w3l = e3l & odd_l
+                                w3h = e3h & odd_h
+                                continue
+                            nodes += 1
+                            pl = o3l ^ fl
+                            ph = o3h ^ fh
+                            ol = p3l | fl | bl
+                            oh = p3h | fh | bh
+                            el = e3l ^ bl
+                            eh = e3h ^ bh
+                            empties = _THREE - 1
+                            inner_alpha = 0 - beta3
+                            inner_beta = 0 - alpha3
+                            # the child's odd quadrants: the move's quadrant changes parity
+                            quadrant = uint(0x0F0F0F0F)
+                            if (bl | bh) & high_quads:
+                                quadrant = high_quads
+                            odd2_l = odd_l
+                            odd2_h = odd_h
+                            if bl:
+                                odd2_l ^= quadrant
+                            else:
+                                odd2_h ^= quadrant
+                        best = 0 - _INFINITY
+                        side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
+                        cut = inner_beta  # a move this good ends the search (fail-soft)
+                        while True:
+                            ql = el
+                            qh = eh
+                            while ql | qh:
+                                if ql:
+                                    bl = ql & (0 - ql)
+                                    bh = uint(0)
+                                else:
+                                    bl = uint(0)
+                                    bh = qh & (0 - qh)
+                                ql ^= bl
+                                qh ^= bh
+                                # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
+                                # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
+                                # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
+                                sl = pl
+                                sh = ph
+                                tl = ol
+                                th = oh
+                                stage = 1
+                                if empties == 2:
+                                    stage = 0
                                 ul = sl
                                 uh = sh
                                 vl = tl
                                 vh = th
-                        if not stage:
-                            continue
-                        fl = sl
-                        fh = sh
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
-                        if stage == 3:
-                            # the last square goes to the winner
-                            if value > 0:
-                                value += 1
-                            elif value < 0:
-                                value -= 1
-                        elif stage == 1:
-                            value += n + n + 1
-                        else:
-                            value -= n + n + 1
-                        if anti:
-                            value = 0 - value
-                        if empties == 2:
-                            value = 0 - value
-                        if value > best:
-                            best = value
-                            if value >= cut:
+                                while True:
+                                    if stage and by_lines:
+                                        # The last square: the board is full but for it, so along each of its
+                                        # four lines every square not (ul, uh)'s is the opponent's, and its
+                                        # flips are counted from (ul, uh)'s discs on the line alone: the run up
+                                        # to the nearest one on either side (edge tables, no flip walk).
+                                        if bl:
+                                            square = int(lists[((bl * 0x077CB531) & full) >> 27])
+                                        else:
+                                            square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
+                                        row = square >> 3
+                                        column = square & 7
+                                        x = uh
+                                        if row < 4:
+                                            x = ul
+                                        x = (x >> ((row & 3) << 3)) & 0xFF
+                                        n = int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                        x = ((((ul >> column) & 0x01010101) * 0x01020408) >> 24) & 0xF
+                                        x |= ((((uh >> column) & 0x01010101) * 0x01020408) >> 20) & 0xF0
+                                        n += int(lists[_AFTER_AT + (x >> (row + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - row)) & 0xFF)])
+                                        line = _C_DIAGONALS + ((column - row + 7) << 1)
+                                        x = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
+                                        x |= x >> 16
+                                        x = (x | (x >> 8)) & 0xFF
+                                        n += int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                        line = _C_ANTI_DIAGONALS + ((column + row) << 1)
+                                        x = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
+                                        x |= x >> 16
+                                        x = (x | (x >> 8)) & 0xFF
+                                        n += int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                        flipped = n
+                                    else:
+                                        fl = uint(0)
+                                        fh = uint(0)
+                                        xl = (bl << 1) & not_a
+                                        xh = (bh << 1) & not_a
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = (xl << 1) & not_a
+                                                xh = (xh << 1) & not_a
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl >> 1) & not_h
+                                        xh = (bh >> 1) & not_h
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = (xl >> 1) & not_h
+                                                xh = (xh >> 1) & not_h
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl << 8) & full
+                                        xh = ((bh << 8) | (bl >> 24)) & full
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xh = ((xh << 8) | (xl >> 24)) & full
+                                                xl = (xl << 8) & full
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = ((bl >> 8) | (bh << 24)) & full
+                                        xh = bh >> 8
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = ((xl >> 8) | (xh << 24)) & full
+                                                xh = xh >> 8
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl << 9) & not_a
+                                        xh = ((bh << 9) | (bl >> 23)) & not_a
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xh = ((xh << 9) | (xl >> 23)) & not_a
+                                                xl = (xl << 9) & not_a
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = ((bl >> 9) | (bh << 23)) & not_h
+                                        xh = (bh >> 9) & not_h
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = ((xl >> 9) | (xh << 23)) & not_h
+                                                xh = (xh >> 9) & not_h
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = (bl << 7) & not_h
+                                        xh = ((bh << 7) | (bl >> 25)) & not_h
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xh = ((xh << 7) | (xl >> 25)) & not_h
+                                                xl = (xl << 7) & not_h
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        xl = ((bl >> 7) | (bh << 25)) & not_a
+                                        xh = (bh >> 7) & not_a
+                                        if (xl & vl) | (xh & vh):
+                                            rl = uint(0)
+                                            rh = uint(0)
+                                            while (xl & vl) | (xh & vh):
+                                                rl |= xl
+                                                rh |= xh
+                                                xl = ((xl >> 7) | (xh << 25)) & not_a
+                                                xh = (xh >> 7) & not_a
+                                            if (xl & ul) | (xh & uh):
+                                                fl |= rl
+                                                fh |= rh
+                                        flipped = 0
+                                        if fl | fh:
+                                            flipped = 1
+                                            if stage:
+                                                n = 0
+                                                fl = fl - ((fl >> 1) & m1)
+                                                fh = fh - ((fh >> 1) & m1)
+                                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                                n = int(((fl * 0x01010101) & full) >> 24)
+                                            else:
+                                                nodes += 1  # the child: the opponent to move on the last square
+                                                sl = ol ^ fl
+                                                sh = oh ^ fh
+                                                tl = pl | fl | bl
+                                                th = ph | fh | bh
+                                                bl = el ^ bl
+                                                bh = eh ^ bh
+                                    if flipped:
+                                        if stage:
+                                            break
+                                    elif stage == 0:
+                                        break  # the move is illegal
+                                    elif stage == 2:
+                                        stage = 3  # nobody can play the last square
+                                        break
+                                    stage += 1
+                                    ul = tl
+                                    uh = th
+                                    vl = sl
+                                    vh = sh
+                                    if stage == 1:
+                                        ul = sl
+                                        uh = sh
+                                        vl = tl
+                                        vh = th
+                                if not stage:
+                                    continue
+                                fl = sl
+                                fh = sh
+                                mine = 0
+                                fl = fl - ((fl >> 1) & m1)
+                                fh = fh - ((fh >> 1) & m1)
+                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                mine = int(((fl * 0x01010101) & full) >> 24)
+                                value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
+                                if stage == 3:
+                                    # the last square goes to the winner
+                                    if value > 0:
+                                        value += 1
+                                    elif value < 0:
+                                        value -= 1
+                                elif stage == 1:
+                                    value += n + n + 1
+                                else:
+                                    value -= n + n + 1
+                                if anti:
+                                    value = 0 - value
+                                if empties == 2:
+                                    value = 0 - value
+                                if value > best:
+                                    best = value
+                                    if value >= cut:
+                                        break
+                            if best > 0 - _INFINITY:
                                 break
-                    if best > 0 - _INFINITY:
+                            if side:
+                                # neither side can move (only with two empty squares: one is always played): the game
+                                # is over, the empty squares to the winner
+                                fl = pl
+                                fh = ph
+                                mine = 0
+                                fl = fl - ((fl >> 1) & m1)
+                                fh = fh - ((fh >> 1) & m1)
+                                fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+                                fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+                                fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+                                mine = int(((fl * 0x01010101) & full) >> 24)
+                                best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
+                                if best > 0:
+                                    best += 2
+                                elif best < 0:
+                                    best -= 2
+                                if anti:
+                                    best = 0 - best
+                                break
+                            # no move: pass, the opponent plays from the same position
+                            nodes += 1
+                            side = 1
+                            cut = 0 - inner_alpha
+                            sl = pl
+                            sh = ph
+                            pl = ol
+                            ph = oh
+                            ol = sl
+                            oh = sh
+                        value = best
+                        if side:
+                            value = 0 - best
+                        if not level3:
+                            break
+                        value = 0 - value
+                        if value > best3:
+                            best3 = value
+                            if value >= beta3:
+                                break
+                            if value > alpha3:
+                                alpha3 = value
+                    if level3:
+                        value = best3
+                        if side3:
+                            value = 0 - best3
+                    if not level4:
                         break
-                    if side:
-                        # neither side can move (only with two empty squares: one is always played): the game
-                        # is over, the empty squares to the winner
-                        fl = pl
-                        fh = ph
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
-                        if best > 0:
-                            best += 2
-                        elif best < 0:
-                            best -= 2
-                        if anti:
-                            best = 0 - best
-                        break
-                    # no move: pass, the opponent plays from the same position
-                    nodes += 1
-                    side = 1
-                    cut = _BIAS - int(frame[fr + _F_ALPHA])
-                    sl = pl
-                    sh = ph
-                    pl = ol
-                    ph = oh
-                    ol = sl
-                    oh = sh
-                value = best
-                if side:
-                    value = 0 - best
+                    value = 0 - value
+                    if value > best4:
+                        best4 = value
+                        if value >= beta4:
+                            break
+                        if value > alpha4:
+                            alpha4 = value
+                if level4:
+                    value = best4
+                    if side4:
+                        value = 0 - best4
                 returning = 1
             else:
-                # the quadrants (4x4 corners of the board) with an odd number of empty squares
-                parity = int(frame[fr + _F_PARITY])
-                odd_l = uint(0)
-                odd_h = uint(0)
-                if parity & 1:
-                    odd_l = uint(0x0F0F0F0F)
-                if parity & 2:
-                    odd_l |= high_quads
-                if parity & 4:
-                    odd_h = uint(0x0F0F0F0F)
-                if parity & 8:
-                    odd_h |= high_quads
                 ls = _LISTS_AT + (ply << _LIST_SHIFT)
                 count = 0
                 state = int(frame[fr + _F_STATE])
                 table_move = _NO_SQUARE
-                if empties >= _TABLE_EMPTIES:
-                    # Kernel.lock() and Kernel.hash() of the position (the kernel's first four multipliers of
-                    # each). Each word is folded before its multiplication: a product's top bit depends on the
+                if resort:
+                    table_move = int(lists[ls])  # tried first, alone
+                elif empties >= _TABLE_EMPTIES:
+                    # (mix folds each word before its multiplication: a product's top bit depends on the
                     # word's top bit alone, so unfolded, a disc on square 31 or 63 of either colour gave the
-                    # same slot and lock, and the table answered for the wrong position.
+                    # same slot and lock, and the table answered for the wrong position)
                     w = pl ^ (pl >> 16)
                     lock = (w * 0x165667B1) & full
                     w = ph ^ (ph >> 16)
@@ -682,9 +1259,13 @@ def _search() -> int:
                     x = (x * 0x1CC9E2D5) & full
                     x ^= x >> 13
                     x = x >> 2
-                    slot = int(x >> table_shift)
-                    x = uint(entries[slot])
-                    if x and uint(locks[slot]) == lock:
+                    slot = int(x >> table_shift) & 0x3FFFFFFE
+                    x = uint(0)
+                    if uint(locks[slot]) == lock:
+                        x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
+                    elif uint(locks[slot + 1]) == lock:
+                        x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
+                    if x:
                         lower = int(x & 0xFF) - 128
                         upper = int((x >> 8) & 0xFF) - 128
                         table_move = int((x >> 16) & 0xFF)
@@ -703,8 +1284,14 @@ def _search() -> int:
                         frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
                 if returning:
                     pass  # the table knows enough: no move list
+                elif empties >= _SORT_EMPTIES and table_move != _NO_SQUARE and not resort:
+                    # the table's move first, alone: when it cuts, as it mostly does, the others need no order
+                    lists[ls] = table_move
+                    count = 1
+                    state |= _STATE_LAZY
                 elif empties >= _SORT_EMPTIES:
-                    # fastest-first: every legal move with the opponent's reply count as its key
+                    # fastest-first: every legal move with the opponent's reply count as its key (after the
+                    # table's move, if it was tried alone)
                     ml = uint(0)
                     mh = uint(0)
                     rl = ol & inner
@@ -787,7 +1374,8 @@ def _search() -> int:
                         mh |= th & eh
                         tl &= rl
                         th &= rh
-                    state |= _STATE_SORTED
+                    state = (state | _STATE_SORTED) & (_STATE_LAZY ^ 255)
+                    count = resort
                     while ml | mh:
                         if ml:
                             bl = ml & (0 - ml)
@@ -799,6 +1387,8 @@ def _search() -> int:
                             mh ^= bh
                             bl = uint(0)
                             square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
+                        if square == table_move:
+                            continue
                         fl = uint(0)
                         fh = uint(0)
                         xl = (bl << 1) & not_a
@@ -909,12 +1499,51 @@ def _search() -> int:
                         key = 3
                         if (bl & 0x81) | (bh & corners_h):
                             key = 1
-                        if (bl & odd_l) | (bh & odd_h):
+                        if (bl & node_odd_l) | (bh & node_odd_h):
                             key -= 1
                         cl = ol ^ fl
                         ch = oh ^ fh
                         dl = pl | fl | bl
                         dh = ph | fh | bh
+                        if empties >= _ETC_EMPTIES:
+                            # enhanced transposition cut-off: a child the table knows to be bad enough for
+                            # the opponent proves this node's cut at once
+                            w = cl ^ (cl >> 16)
+                            lock = (w * 0x165667B1) & full
+                            w = ch ^ (ch >> 16)
+                            lock ^= (w * 0x0D3A2647) & full
+                            w = dl ^ (dl >> 16)
+                            lock ^= (w * 0x1B3A7F2D) & full
+                            w = dh ^ (dh >> 16)
+                            lock ^= (w * 0x0C8A4E29) & full
+                            lock ^= lock >> 15
+                            lock = (lock * 0x1CC9E2D5) & full
+                            lock ^= lock >> 13
+                            lock = lock >> 2
+                            lock ^= salt
+                            w = cl ^ (cl >> 16)
+                            x = (w * 0x1B873593) & full
+                            w = ch ^ (ch >> 16)
+                            x ^= (w * 0x0E6546B5) & full
+                            w = dl ^ (dl >> 16)
+                            x ^= (w * 0x1D2A3A1F) & full
+                            w = dh ^ (dh >> 16)
+                            x ^= (w * 0x0C2B2AE3) & full
+                            x ^= x >> 15
+                            x = (x * 0x1CC9E2D5) & full
+                            x ^= x >> 13
+                            x = x >> 2
+                            slot = int(x >> table_shift) & 0x3FFFFFFE
+                            x = uint(0)
+                            if uint(locks[slot]) == lock:
+                                x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
+                            elif uint(locks[slot + 1]) == lock:
+                                x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
+                            if ply and x and 128 - int((x >> 8) & 0xFF) >= int(frame[fr + _F_BETA]) - _BIAS:
+                                value = 128 - int((x >> 8) & 0xFF)
+                                frame[fr + _F_BEST_MOVE] = square
+                                returning = 1
+                                break
                         gl = el ^ bl
                         gh = eh ^ bh
                         fl = uint(0)
@@ -1010,22 +1639,18 @@ def _search() -> int:
                         fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
                         n = int(((fl * 0x01010101) & full) >> 24)
                         lists[ls + count] = square
-                        if square == table_move:
-                            key = 0  # the table's best move first
-                        else:
-                            key += 1 + ((n + corner_replies) << 2)
-                        lists[ls + _LIST_KEYS + count] = key
+                        lists[ls + _LIST_KEYS + count] = key + ((n + corner_replies) << 2)
                         count += 1
                 else:
                     # parity: the empty squares of odd quadrants first, corners first in each group
                     group = 0
                     while group < 2:
                         if group == 0:
-                            xl = el & odd_l
-                            xh = eh & odd_h
+                            xl = el & node_odd_l
+                            xh = eh & node_odd_h
                         else:
-                            xl = el & (odd_l ^ full)
-                            xh = eh & (odd_h ^ full)
+                            xl = el & (node_odd_l ^ full)
+                            xh = eh & (node_odd_h ^ full)
                         while xl:
                             bl = xl & (0 - xl)
                             xl ^= bl
@@ -1040,9 +1665,11 @@ def _search() -> int:
                 if not returning:
                     frame[fr + _F_STATE] = state
                     frame[fr + _F_COUNT] = count
-                    frame[fr + _F_NEXT] = 0
-                    frame[fr + _F_BEST] = _BIAS - _INFINITY
-                    frame[fr + _F_BEST_MOVE] = _NO_SQUARE
+                    if not resort:
+                        frame[fr + _F_NEXT] = 0
+                        frame[fr + _F_BEST] = _BIAS - _INFINITY
+                        frame[fr + _F_BEST_MOVE] = _NO_SQUARE
+            resort = 0
         if returning:
             # ----- the node at `ply` is done: remember it, hand `value` to the parent
             fr = ply << _FRAME_SHIFT
@@ -1057,8 +1684,26 @@ def _search() -> int:
                     lower = value
                     upper = value
                 slot = int(frame[fr + _F_SLOT])
-                locks[slot] = frame[fr + _F_LOCK]
-                entries[slot] = (lower + 128) | ((upper + 128) << 8) | (int(frame[fr + _F_BEST_MOVE]) << 16) | _ENTRY_USED
+                lock = uint(frame[fr + _F_LOCK])
+                empties = int(frame[fr + _F_EMPTIES])
+                x = uint(0)
+                if uint(locks[slot]) == lock:
+                    x = uint(bounds[slot])
+                elif uint(locks[slot + 1]) == lock:
+                    slot += 1
+                    x = uint(bounds[slot])
+                elif int(depths[slot]) > empties:
+                    slot += 1  # the first of the two keeps the bigger subtree
+                if x:
+                    # the same position: keep the tighter of both bounds
+                    if int(x & 0xFF) - 128 > lower:
+                        lower = int(x & 0xFF) - 128
+                    if int((x >> 8) & 0xFF) - 128 < upper:
+                        upper = int((x >> 8) & 0xFF) - 128
+                locks[slot] = lock
+                bounds[slot] = (lower + 128) | ((upper + 128) << 8)
+                best_moves[slot] = frame[fr + _F_BEST_MOVE]
+                depths[slot] = empties
             if ply == 0:
                 break
             ply -= 1
@@ -1231,6 +1876,10 @@ def _search() -> int:
                 break
             square = _NO_SQUARE
         frame[fr + _F_NEXT] = i
+        if square == _NO_SQUARE and state & _STATE_LAZY:
+            resort = 1  # the table's move did not cut: order the others
+            enter = 1
+            continue
         if square != _NO_SQUARE:
             frame[fr + _F_SQUARE] = square
             pos[at + 4] = ol ^ fl

@@ -24,9 +24,10 @@ from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 MAX_PLY = 32
 TABLE_BITS = 10  # 2**10 table entries (9 KB); 2**11 played no better in the level 8 matches (docs/PLAYER.md)
 SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stacks are made for no more
-# The viper solver keeps 2**9 entries (a lock and an entry word each) in the midgame table's locks, 4 KB
-# that the two share as they never run at once: a 14-empty solve stores about as many positions.
-SOLVER_TABLE_BITS = TABLE_BITS - 1
+# The viper solver keeps its 2**10 entries in the midgame table's locks, scores, moves and depths, 8 KB
+# that the two share as they never run at once (2**9 entries, in the locks alone, searched 6% more nodes
+# on 16 empties from play, 2% more on 14: docs/DEVICE_SPEED.md).
+SOLVER_TABLE_BITS = TABLE_BITS
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
 
 
@@ -194,7 +195,7 @@ def _fast_solver(board_geometry, table):
     """
     from player.endgame_viper import ViperSolver
 
-    return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table.locks)
+    return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table)
 
 
 def _fast_midgame(searcher):
