@@ -271,3 +271,14 @@ def test_a_file_that_is_not_text_is_refused_by_check_and_push(tmp_path, capsys):
         assert "games.txt is not UTF-8 text" in capsys.readouterr().err
     assert main(["records", "check", str(tmp_path / "none.txt")]) == 2
     assert "none.txt: no such file" in capsys.readouterr().err
+
+
+def test_a_pull_refuses_where_it_cannot_write_before_it_reaches_the_board(board, tmp_path, capsys):
+    cases = {("--out", str(tmp_path / "none" / "games.txt")): "no folder",
+             ("--out", str(tmp_path)): "it is a folder",
+             ("games.txt",): "pull takes no FILE"}
+    for args, message in cases.items():
+        assert main(["records", "pull", *args]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, err
+    assert not (tmp_path / "mpremote.log").exists()  # the board was not reached

@@ -381,6 +381,11 @@ def run_records(args):
         if args.action == "check":
             print("%d games, all good" % len(records))
             return 0
+    elif args.file is not None:
+        raise CommandError("pull takes no FILE: --out FILE writes the games to a file")
+    elif args.out is not None and (args.out.is_dir() or not args.out.parent.is_dir()):
+        raise CommandError("cannot write %s: %s" % (
+            args.out, "it is a folder" if args.out.is_dir() else "no folder %s" % args.out.parent))
     link = None
     try:
         link = connect(args.port, args.flash)
@@ -390,7 +395,10 @@ def run_records(args):
             if args.out is None:
                 sys.stdout.write(text)
             else:
-                args.out.write_text(text)
+                try:
+                    args.out.write_text(text)
+                except OSError as error:
+                    raise CommandError("cannot write %s: %s" % (args.out, error.strerror or error))
                 print("%d games to %s" % (len(lines), args.out))
             return 0
         sent, already = push(link, records)
