@@ -20,7 +20,7 @@ from othello.game import Game
 from othello.notation import square_name
 from othello.variant import Variant
 from player.puzzles import read_puzzle
-from player.review import Review
+from player.review import REVIEW_TIME_MS, Review
 from simulator import SimulatedDevice
 from simulator.reading import shows
 from simulator.script import run
@@ -103,6 +103,29 @@ def pushed_games():
                   "r": [end.winner, end.black, end.white, end.reason]}
         lines.append(record_line(record, number))
     return lines
+
+
+def test_the_review_on_the_pico_is_the_hosts_estimates_and_all(tmp_path, capsys):
+    """A 17-empty ending reviewed on the emulated Pico by tools/review_worker.py (player/review.py, as the
+    review screen computes it) and on the host by `othello review` (the unix port): the same best move,
+    loss and exactness for every ply, the midgame search's estimates as well as the solver's exact losses."""
+    from cli.review import WORKER
+
+    start, transcript = random_ending(7, 17)  # 3 plies estimated, then exact losses
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({"v": Variant().to_dict(), "s": start, "t": transcript, "r": None, "p": ["a", "b"]}))
+    assert main(["review", str(path)]) == 0
+    capsys.readouterr()
+    on_host = json.loads(path.read_text())[REVIEW]
+    settings = dict(VARIANT=Variant().to_dict(), START=start, TRANSCRIPT=transcript, TIME_MS=REVIEW_TIME_MS,
+                    CACHED=None)
+    code = "".join("%s = %r\n" % item for item in sorted(settings.items())) + WORKER.read_text()
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        output = pico.run_script(code)
+    on_device = ",".join(line.strip()[4:] for line in output.splitlines() if line.startswith("ply "))
+    assert "done" in output and on_device == on_host, (on_device, on_host)
+    assert "~" in on_host and "x" in on_host  # estimates and exact losses
 
 
 def test_records_go_to_the_pico_are_reviewed_there_and_come_back_the_same(tmp_path, capsys):
