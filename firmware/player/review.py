@@ -15,12 +15,16 @@ search's estimate, rounded to whole discs. Each position is judged once:
 the position after a move is the one the next move is played from.
 
 A judgement's budgets are nodes (review_level: the Pico's measured rates
-times the time), never the clock, and the book's ties are broken by a fixed
-seed: the same record gives the same review on every port that runs the
-same search code. The unix port runs the Pico's (the viper search and
-solver), so `tools/othello review` there prints the device's numbers; under
-CPython the plain solver counts its nodes its own way and may settle a
-position the device does not, or not settle one it does.
+times the time), and the book's ties are broken by a fixed seed: the same
+record gives the same review on every port that runs the same search code.
+The unix port runs the Pico's (the viper search and solver), so `tools/othello
+review` there prints the device's numbers; under CPython the plain solver
+counts its nodes its own way and may settle a position the device does not,
+or not settle one it does. Given the device's clock (`now`, as the review
+screen does), a judgement also stops at the review's time: on 8x8 the node
+budgets end it long before (2.2 s at most of the 10 on the Pico), so this
+only bounds 6x6 and 10x10, which the Pico searches without its viper code.
+Without a clock (the host) there is no deadline, whatever the machine's speed.
 """
 
 from othello.board import PASS
@@ -52,9 +56,9 @@ def review_level(time_ms=REVIEW_TIME_MS):
 
 def judge(board, level, should_stop=None, now=None):
     """(best square, score, exact) for the side to move on `board` with `level`'s budgets; None if
-    `should_stop` stopped it. The budgets alone end the search (no deadline), so the result does not depend
-    on the machine's speed; a forced move or pass is judged by the position after it (the player answers
-    it at once, with an estimate)."""
+    `should_stop` stopped it. With the clock `now`, `level`'s time is a deadline too; without one, the
+    budgets alone end the search. A forced move or pass is judged by the position after it (the player
+    answers it at once, with an estimate)."""
     if board.is_game_over():
         return None, disc_difference(board.result(), board.turn), True
     squares = board.legal_squares()
@@ -75,7 +79,7 @@ def judge(board, level, should_stop=None, now=None):
             stopped[0] = True
         return stopped[0]
 
-    decision = decide(board, level, stop, now, None, MAX_TIME_MS, BOOK_SEED)
+    decision = decide(board, level, stop, now, None, None if now is not None else MAX_TIME_MS, BOOK_SEED)
     if stopped[0]:
         return None
     return decision.square, decision.score, decision.exact
