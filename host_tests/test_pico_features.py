@@ -1,5 +1,6 @@
 """Issue 16's features on the real firmware on an emulated Pico (tools/pico_emulator.py): a puzzle opened and
-answered, and the records round trip host-board-host, the pushed game reviewed on the device.
+answered and its solution stepped through, the review of an ending equal to the host's, and the records round
+trip host-board-host, the pushed game reviewed on the device.
 
 Each test drives main.py through its buttons with the simulator's script commands (tools/simulator/script.py,
 as docs/screens/tour.sim) and checks what the flash kept; the same script on the simulator (the firmware
@@ -76,18 +77,22 @@ def test_a_puzzle_is_opened_and_answered_and_the_progress_kept(tmp_path):
                          "loss by %d" % -puzzle.best() if puzzle.best() < 0 else "draw")
     script = (MAIN_MENU + TO_PUZZLES + presses("a") + 'until "Reset progress" 5000\n' + presses("a")
               + 'until "Best move?" 5000\nsettle\n' + walk(board.legal_squares()[0], answer) + presses("a")
-              + 'until "Right!" 5000\nsettle\nshot answered.png\n')
+              + 'until "Right!" 5000\nsettle\nshot answered.png\n'
+              + presses("right", 3) + 'until "2/%d" 5000\nsettle\nshot solution.png\n' % len(puzzle.line))
     with pico_emulator.EmulatedPico(BOARD) as pico:
         pico.power_on()
         shots = run(pico, script, tmp_path / "pico")
-        assert shows(pico.screen(), verdict), verdict
-        assert shows(pico.screen(), "#1 Easy")
+        assert shows(pico.screen(), "Solution") and shows(pico.screen(), "#1 Easy")
         progress = saved(pico.flash_files(), "puzzles.json")
-        pico.tap("a")  # on to the next puzzle
+        pico.tap("a")  # the verdict again ...
+        assert pico.run_until(lambda p: shows(p.screen(), verdict), 5000, 50), verdict
+        pico.run_for(300)
+        pico.tap("a")  # ... and on to the next puzzle
         assert pico.run_until(lambda p: shows(p.screen(), "#2 Easy"), 5000, 50)
         assert "Traceback" not in pico.console
     assert progress["s"][0] == "2" and set(progress["s"][1:]) == {"0"}
-    assert shots[0].read_bytes() == on_the_simulator(script, tmp_path)[0].read_bytes()
+    on_simulator = on_the_simulator(script, tmp_path)
+    assert [shot.read_bytes() for shot in shots] == [shot.read_bytes() for shot in on_simulator]
 
 
 def pushed_games():
