@@ -39,7 +39,7 @@ MISTAKE = 4  # discs lost from which a move counts as a mistake
 WORST_LISTED = 3  # the summary lists each side's largest losses, at most this many
 # The device time a judgement may take. The midgame search gets a hint's nodes, at most the top level's
 # (about 1.6 s on the Pico); the solver SOLVE_SHARE of this time in nodes, 140,000: it settles most
-# 14-empty positions from play (docs/DEVICE_SPEED.md, Post-game review), where a move's 35,000 settle half.
+# 14-empty positions from play (25 of 30; docs/DEVICE_SPEED.md, Post-game review), a move's 35,000 13 of them.
 REVIEW_TIME_MS = 10000
 BOOK_SEED = 1  # the book's ties broken the same way every time
 

@@ -173,8 +173,8 @@ def run_review(args):
     if not game.moves:
         raise CommandError("the game has no moves to review")
     time_ms = int(args.time * 1000 + 0.5)
-    devices = time_ms == REVIEW_TIME_MS  # the device's review: the one kept with a record
-    cached = source.cached if devices else None
+    device_review = time_ms == REVIEW_TIME_MS  # the one the device keeps with a record
+    cached = source.cached if device_review else None
     size = game.board.size
     parts = []
     for part in judged_plies(source, time_ms, cached, args.interpreter):
@@ -188,7 +188,7 @@ def run_review(args):
     review = Review(source.variant, source.start, source.transcript, time_ms, text)
     if not review.done():
         raise CommandError("the review stopped after %d of %d plies" % (len(review.entries), len(review.moves)))
-    if devices and source.save is not None and text != source.cached:
+    if device_review and source.save is not None and text != source.cached:
         source.save(text)
     for line in summary_lines(review, source.players, size, args.mistake):
         print(line)
