@@ -5,7 +5,7 @@ trip host-board-host, the pushed game reviewed on the device.
 Each test drives main.py through its buttons with the simulator's script commands (tools/simulator/script.py,
 as docs/screens/tour.sim) and checks what the flash kept; the same script on the simulator (the firmware
 under CPython) gives the same picture. Without the firmware or the boot ROM they skip, naming what to run;
-in CI (CI=true) they must run. Wall time at load 15 on the 2-core machine (2026-11-25): 134 s and 150 s.
+in CI (CI=true) they must run. Wall time at load 16 on the 2-core machine (2026-11-25): under 500 s for the three.
 """
 
 import json
