@@ -1,10 +1,11 @@
 """Issue 16's features on the real firmware on an emulated Pico (tools/pico_emulator.py): a puzzle opened and
-answered, and the records round trip host-board-host, the pushed game reviewed on the device.
+answered and its solution stepped through, the review of an ending equal to the host's, and the records round
+trip host-board-host, the pushed game reviewed on the device.
 
 Each test drives main.py through its buttons with the simulator's script commands (tools/simulator/script.py,
 as docs/screens/tour.sim) and checks what the flash kept; the same script on the simulator (the firmware
 under CPython) gives the same picture. Without the firmware or the boot ROM they skip, naming what to run;
-in CI (CI=true) they must run. Wall time at load 15 on the 2-core machine (2026-11-25): 134 s and 150 s.
+in CI (CI=true) they must run. Wall time at load 16 on the 2-core machine (2026-11-25): under 500 s for the three.
 """
 
 import json
@@ -20,7 +21,7 @@ from othello.game import Game
 from othello.notation import square_name
 from othello.variant import Variant
 from player.puzzles import read_puzzle
-from player.review import Review
+from player.review import REVIEW_TIME_MS, Review
 from simulator import SimulatedDevice
 from simulator.reading import shows
 from simulator.script import run
@@ -76,18 +77,22 @@ def test_a_puzzle_is_opened_and_answered_and_the_progress_kept(tmp_path):
                          "loss by %d" % -puzzle.best() if puzzle.best() < 0 else "draw")
     script = (MAIN_MENU + TO_PUZZLES + presses("a") + 'until "Reset progress" 5000\n' + presses("a")
               + 'until "Best move?" 5000\nsettle\n' + walk(board.legal_squares()[0], answer) + presses("a")
-              + 'until "Right!" 5000\nsettle\nshot answered.png\n')
+              + 'until "Right!" 5000\nsettle\nshot answered.png\n'
+              + presses("right", 3) + 'until "2/%d" 5000\nsettle\nshot solution.png\n' % len(puzzle.line))
     with pico_emulator.EmulatedPico(BOARD) as pico:
         pico.power_on()
         shots = run(pico, script, tmp_path / "pico")
-        assert shows(pico.screen(), verdict), verdict
-        assert shows(pico.screen(), "#1 Easy")
+        assert shows(pico.screen(), "Solution") and shows(pico.screen(), "#1 Easy")
         progress = saved(pico.flash_files(), "puzzles.json")
-        pico.tap("a")  # on to the next puzzle
+        pico.tap("a")  # the verdict again ...
+        assert pico.run_until(lambda p: shows(p.screen(), verdict), 5000, 50), verdict
+        pico.run_for(300)
+        pico.tap("a")  # ... and on to the next puzzle
         assert pico.run_until(lambda p: shows(p.screen(), "#2 Easy"), 5000, 50)
         assert "Traceback" not in pico.console
     assert progress["s"][0] == "2" and set(progress["s"][1:]) == {"0"}
-    assert shots[0].read_bytes() == on_the_simulator(script, tmp_path)[0].read_bytes()
+    on_simulator = on_the_simulator(script, tmp_path)
+    assert [shot.read_bytes() for shot in shots] == [shot.read_bytes() for shot in on_simulator]
 
 
 def pushed_games():
@@ -103,6 +108,29 @@ def pushed_games():
                   "r": [end.winner, end.black, end.white, end.reason]}
         lines.append(record_line(record, number))
     return lines
+
+
+def test_the_review_on_the_pico_is_the_hosts_estimates_and_all(tmp_path, capsys):
+    """A 17-empty ending reviewed on the emulated Pico by tools/review_worker.py (player/review.py, as the
+    review screen computes it) and on the host by `othello review` (the unix port): the same best move,
+    loss and exactness for every ply, the midgame search's estimates as well as the solver's exact losses."""
+    from cli.review import WORKER
+
+    start, transcript = random_ending(7, 17)  # 3 plies estimated, then exact losses
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({"v": Variant().to_dict(), "s": start, "t": transcript, "r": None, "p": ["a", "b"]}))
+    assert main(["review", str(path)]) == 0
+    capsys.readouterr()
+    on_host = json.loads(path.read_text())[REVIEW]
+    settings = dict(VARIANT=Variant().to_dict(), START=start, TRANSCRIPT=transcript, TIME_MS=REVIEW_TIME_MS,
+                    CACHED=None)
+    code = "".join("%s = %r\n" % item for item in sorted(settings.items())) + WORKER.read_text()
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        output = pico.run_script(code)
+    on_device = ",".join(line.strip()[4:] for line in output.splitlines() if line.startswith("ply "))
+    assert "done" in output and on_device == on_host, (on_device, on_host)
+    assert "~" in on_host and "x" in on_host  # estimates and exact losses
 
 
 def test_records_go_to_the_pico_are_reviewed_there_and_come_back_the_same(tmp_path, capsys):

@@ -5,9 +5,10 @@ import json
 
 import pytest
 
-from othello.board import Board
+from othello.board import PASS, Board
+from othello.scoring import disc_difference
 from player import solve
-from player.puzzles import (DIFFICULTIES, HEADER, MAX_MOVES, RECORD, Puzzle, PuzzleError, PuzzleSet,
+from player.puzzles import (DIFFICULTIES, HEADER, MAX_LINE, MAX_MOVES, RECORD, Puzzle, PuzzleError, PuzzleSet,
                             difficulty_of, difficulty_starts, encode, header, puzzles_path, read_puzzle)
 
 SHIPPED = puzzles_path()
@@ -33,12 +34,17 @@ def test_the_set_has_300_puzzles_from_easy_to_hard_easiest_first():
 
 
 # Every stored score solved again by the viper solver under MicroPython's unix port, with a window just
-# around it: a result strictly inside (score - 1, score + 1) is exact. The builder proved each score with
-# the plain solver before storing it; test_fastpath_endgame proves the two solvers equal.
+# around it: a result strictly inside (score - 1, score + 1) is exact; then each position of the solution
+# line after its first move, with a window around the score best play keeps there. The builder proved each
+# with the plain solver before storing it; test_fastpath_endgame proves the two solvers equal.
 SOLVE_EVERY_SCORE = """
-from othello.board import Board
+from othello.board import PASS, Board
 from player.endgame_viper import ViperSolver
 from player.puzzles import PuzzleSet
+
+def proved(solver, board, score):
+    solver.clear_table()  # each score proved on its own, as by a fresh solver
+    return solver.solve(board.player_discs(), board.opponent_discs(), False, score - 1, score + 1)[0]
 
 solver = ViperSolver(Board().geometry, 16, 14)
 with open(%r, "rb") as file:
@@ -49,15 +55,44 @@ with open(%r, "rb") as file:
         for square, score in puzzle.scores:
             after = board.copy()
             after.play(square)
-            solver.clear_table()  # each score proved on its own, as by a fresh solver
-            found = solver.solve(after.player_discs(), after.opponent_discs(), False, -score - 1, -score + 1)[0]
-            print(index, square, -found)
+            print(index, square, -proved(solver, after, -score))
+        value = puzzle.best()
+        for ply, square in enumerate(puzzle.line):
+            if square == PASS:
+                board.pass_turn()
+            else:
+                board.play(square)
+            value = -value
+            if ply and not board.is_game_over():
+                print(index, "line", ply, proved(solver, board, value))
 """
 
 
-def test_every_answer_is_verified_by_the_exact_solver():
-    """Each move's score is proved with a window just around it, each puzzle lists every legal move, and a
-    puzzle claiming a unique answer has one."""
+def line_scores(puzzle):
+    """What SOLVE_EVERY_SCORE prints for the solution line if it is best play, checked here to be legal
+    from an answer to the end of the game, with the puzzle's result."""
+    board = puzzle.board()
+    assert puzzle.line[0] in puzzle.answers(), puzzle.index
+    value = puzzle.best()
+    expected = []
+    for ply, square in enumerate(puzzle.line):
+        assert not board.is_game_over(), puzzle.index
+        if square == PASS:
+            assert board.must_pass(), puzzle.index
+            board.pass_turn()
+        else:
+            assert board.is_legal(square), (puzzle.index, ply)
+            board.play(square)
+        value = -value
+        if ply and not board.is_game_over():
+            expected.append("%d line %d %d" % (puzzle.index, ply, value))
+    assert board.is_game_over() and disc_difference(board.result(), board.turn) == value, puzzle.index
+    return expected
+
+
+def test_every_answer_and_solution_line_is_verified_by_the_exact_solver():
+    """Each move's score is proved with a window just around it, each puzzle lists every legal move, a
+    puzzle claiming a unique answer has one, and the solution line is best play to the end."""
     import micropython_runner
 
     puzzles = shipped()
@@ -69,6 +104,7 @@ def test_every_answer_is_verified_by_the_exact_solver():
         assert puzzle.unique == (len(answers) == 1), puzzle.index
         assert len(answers) <= 2 and len(answers) < len(puzzle.scores)
         expected += ["%d %d %d" % (puzzle.index, square, score) for square, score in puzzle.scores]
+        expected += line_scores(puzzle)
     solved = micropython_runner.run_unix(SOLVE_EVERY_SCORE % str(SHIPPED), heap="8M").split("\n")[:-1]
     wrong = [(want, got) for want, got in zip(expected, solved) if want != got]
     assert not wrong and len(solved) == len(expected), (wrong[:5], len(solved), len(expected))
@@ -76,26 +112,34 @@ def test_every_answer_is_verified_by_the_exact_solver():
 
 def test_a_puzzle_round_trips_through_its_bytes():
     board = Board.from_position("OOOOOO--OOOOOOX-OXOOOXX-OOOOXOX-OOOXOXXXOOOXOOX-OOOXXXO-OOOOOOOO O")
-    puzzle = Puzzle(0, board.black, board.white, board.turn, True, [(6, 22), (7, -38), (55, 42)])
+    puzzle = Puzzle(0, board.black, board.white, board.turn, True, [(6, 22), (7, -38), (55, 42)], [55, PASS, 7, 6])
     data = header(1) + encode(puzzle)
     assert len(data) == HEADER + RECORD
     back = PuzzleSet(io.BytesIO(data)).read(0)
-    assert (back.black, back.white, back.turn, back.unique, back.scores) == (
-        puzzle.black, puzzle.white, puzzle.turn, True, puzzle.scores)
+    assert (back.black, back.white, back.turn, back.unique, back.scores, back.line) == (
+        puzzle.black, puzzle.white, puzzle.turn, True, puzzle.scores, puzzle.line)
     assert back.board() == board
     assert back.answers() == [55] and back.is_answer(55) and not back.is_answer(6)
     with pytest.raises(ValueError):
         back.score_of(0)
     with pytest.raises(ValueError):
-        encode(Puzzle(0, 1, 2, 0, True, [(n, 0) for n in range(MAX_MOVES + 1)]))
+        encode(Puzzle(0, 1, 2, 0, True, [(n, 0) for n in range(MAX_MOVES + 1)], [0]))
+    with pytest.raises(ValueError):
+        encode(Puzzle(0, 1, 2, 0, True, [(0, 0)], [0] * (MAX_LINE + 1)))
 
 
 def test_damaged_files_are_refused_with_a_reason():
     with pytest.raises(PuzzleError, match="not a puzzle file"):
         PuzzleSet(io.BytesIO(b"PK\x03\x04"))
+    with pytest.raises(PuzzleError, match="not a puzzle file"):  # the first format, before solution lines
+        PuzzleSet(io.BytesIO(b"OPZ1\x01\x00" + bytes(48)))
     truncated = PuzzleSet(io.BytesIO(header(2) + bytes(RECORD + 5)))
     with pytest.raises(PuzzleError, match="damaged"):
         truncated.read(0)
+    no_line = bytearray(encode(Puzzle(0, 1, 2, 0, True, [(0, 0)], [0])))
+    no_line[RECORD - MAX_LINE - 1] = 0
+    with pytest.raises(PuzzleError, match="puzzle 1 is damaged"):
+        PuzzleSet(io.BytesIO(header(1) + no_line)).read(0)
     with pytest.raises(PuzzleError, match="ends inside puzzle 2"):
         truncated.read(1)
     with pytest.raises(IndexError):
@@ -118,14 +162,22 @@ def test_the_builder_makes_the_same_set_from_the_same_seed(tmp_path):
         scores = [score for _, score in puzzle.scores]
         assert puzzle.best() - max(score for score in scores if score < puzzle.best()) >= build_puzzles.MARGIN
         assert min(scores) <= build_puzzles.LANDSLIDE and puzzle.best() >= -build_puzzles.LANDSLIDE
-        assert build_puzzles.plain_scores(puzzle) == puzzle.scores
+        assert build_puzzles.prove(puzzle) == (puzzle.scores, True)
+        line_scores(puzzle)
+    wrong = puzzles.read(0)
+    line = wrong.line
+    for bad in ([square for square, _ in wrong.scores if not wrong.is_answer(square)][:1] + line[1:],  # no answer
+                line[:-1]):  # stops before the end
+        wrong.line = bad
+        assert not build_puzzles.line_holds(wrong)
 
 
 ON_MICROPYTHON = """
 from player.puzzles import read_puzzle
 for index in %r:
     puzzle, count = read_puzzle(index)
-    print(index, count, puzzle.black, puzzle.white, puzzle.turn, puzzle.unique, puzzle.scores, puzzle.answers())
+    print(index, count, puzzle.black, puzzle.white, puzzle.turn, puzzle.unique, puzzle.scores, puzzle.answers(),
+          puzzle.line)
 """
 
 
@@ -134,8 +186,8 @@ def test_micropython_reads_the_set_as_cpython_does(micropython):
     expected = []
     for index in indexes:
         puzzle, count = read_puzzle(index)
-        expected.append("%d %d %d %d %d %s %s %s" % (index, count, puzzle.black, puzzle.white, puzzle.turn,
-                                                     puzzle.unique, puzzle.scores, puzzle.answers()))
+        expected.append("%d %d %d %d %d %s %s %s %s" % (index, count, puzzle.black, puzzle.white, puzzle.turn,
+                                                        puzzle.unique, puzzle.scores, puzzle.answers(), puzzle.line))
     out = micropython(ON_MICROPYTHON % indexes, heap="256K")
     assert out.strip().split("\n") == expected
 
@@ -197,6 +249,26 @@ def test_a_right_and_a_wrong_answer_with_their_exact_results_and_the_progress_ke
     assert lines[1] == "%s %s" % (square_name(wrong), result_text(puzzle.score_of(wrong)))
     assert lines[2].endswith(result_text(puzzle.best()))
     assert progress(driver)[:2] == "21"
+    assert lines[-1] == "<> solution"
+    driver.press("right")  # the verdict gives way to the board, then the solution line step by step
+    assert not screen.show_verdict and not screen.solution.history
+    driver.press("right", 2)
+    expected = puzzle.board()
+    for square in puzzle.line[:2]:
+        expected.play(square) if square != PASS else expected.pass_turn()
+    assert screen.solution.board == expected
+    second = "pass" if puzzle.line[1] == PASS else square_name(puzzle.line[1])
+    assert screen.solution_lines()[1:3] == ["Solution", "2/%d" % len(puzzle.line)]
+    assert screen.solution_lines()[3].endswith(" " + second)
+    check_reference("puzzle_solution", driver.rows(), tmp_path)
+    driver.press("down")  # to the end: the result of best play
+    result = screen.solution.board.result()
+    assert screen.solution_lines()[4] == "%d-%d" % (result.black, result.white)
+    assert disc_difference(result, puzzle.board().turn) == puzzle.best()
+    driver.press("up")
+    assert not screen.solution.history
+    driver.press("a")  # the verdict again, then on
+    assert screen.show_verdict
     driver.press("b")
     assert driver.screen.items[0].value() == "1/%d" % starts[1]
     driver.menu_to("Easy")  # the first not tried
@@ -257,3 +329,15 @@ def test_the_puzzles_fit_192k_on_the_32_bit_build(tmp_path):
                                       path=(Path(__file__).resolve().parent,)).split()
     print("peak live", out[-1])
     assert out[0] == "PuzzleScreen", out
+
+
+def test_a_solution_line_that_does_not_play_is_not_offered():
+    from ui.puzzle import solution_game
+
+    puzzle = read_puzzle(0)[0]
+    board = puzzle.board()
+    game = solution_game(board, puzzle.line)
+    assert not game.history and len(game.future) == len(puzzle.line)
+    occupied = next(square for square in range(64) if (puzzle.black | puzzle.white) >> square & 1)
+    for damaged in ([occupied], [200], puzzle.line + [puzzle.line[-1]], [PASS]):
+        assert solution_game(board, damaged) is None, damaged

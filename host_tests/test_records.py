@@ -218,3 +218,67 @@ def test_pull_as_ggf_for_other_programs(board, capsys):
             assert (result.black, result.white) == (black, white)
     assert any(move == "PA" for _, moves in games for _, move in moves), "no pass was exported"
     assert games[1][0]["TY"] == "6a" and games[0][0]["TY"] == "8"
+
+
+def test_a_damaged_records_file_on_the_board_is_named_and_left_as_it_is(board, tmp_path, capsys):
+    from cli.records import record_line
+
+    path = tmp_path / "games.txt"
+    path.write_text(record_line(game_record(10), 1) + "\n")
+    board_file(board).parent.mkdir()
+    for content, reason in ((b"\xff\xfe\x00[", "is damaged (not JSON)"), (b'{"t": "f5"}', "not a list of games"),
+                            (b"[1, 2", "is damaged (not JSON)")):
+        board_file(board).write_bytes(content)
+        for action in (["pull"], ["push", str(path)]):
+            assert main(["records"] + action) == 2
+            err = capsys.readouterr().err
+            assert reason in err and "Clear records" in err and "Traceback" not in err, err
+            assert board_file(board).read_bytes() == content
+    board_file(board).unlink()
+    board_file(board).mkdir()  # a folder where the file should be
+    assert main(["records", "pull"]) == 2
+    assert "cannot be read (Is a directory)" in capsys.readouterr().err
+
+
+def test_a_push_keeps_the_boards_damaged_records_and_sends_a_repeated_game_once(board, tmp_path, capsys):
+    from cli.records import record_line
+
+    kept = [game_record(11), {"v": 3}, "junk"]
+    put_on_board(board, kept)
+    new = game_record(12)
+    path = tmp_path / "games.txt"
+    path.write_text("".join(record_line(record, 1) + "\n" for record in (new, new, kept[0])))
+    assert main(["records", "push", str(path)]) == 0
+    assert "1 games sent, 1 already on the board, 1 repeated in the file" in capsys.readouterr().out
+    assert json.loads(board_file(board).read_text()) == [new] + kept  # nothing of the board's lost
+
+
+def test_more_games_than_the_board_keeps_are_refused(board, tmp_path, capsys):
+    from cli.records import record_line
+
+    path = tmp_path / "games.txt"
+    path.write_text("".join(record_line(game_record(seed + 20), seed) + "\n" for seed in range(RECORDS_KEPT + 1)))
+    assert main(["records", "push", str(path)]) == 2
+    assert "%d games would be new. Nothing was sent" % (RECORDS_KEPT + 1) in capsys.readouterr().err
+    assert not board_file(board).exists()
+
+
+def test_a_file_that_is_not_text_is_refused_by_check_and_push(tmp_path, capsys):
+    path = tmp_path / "games.txt"
+    path.write_bytes(b"\xff\xfe\x00")
+    for action in ("check", "push"):
+        assert main(["records", action, str(path)]) == 2
+        assert "games.txt is not UTF-8 text" in capsys.readouterr().err
+    assert main(["records", "check", str(tmp_path / "none.txt")]) == 2
+    assert "none.txt: no such file" in capsys.readouterr().err
+
+
+def test_a_pull_refuses_where_it_cannot_write_before_it_reaches_the_board(board, tmp_path, capsys):
+    cases = {("--out", str(tmp_path / "none" / "games.txt")): "no folder",
+             ("--out", str(tmp_path)): "it is a folder",
+             ("games.txt",): "pull takes no FILE"}
+    for args, message in cases.items():
+        assert main(["records", "pull", *args]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, err
+    assert not (tmp_path / "mpremote.log").exists()  # the board was not reached

@@ -136,7 +136,31 @@ def othello(*args):
     return subprocess.run([sys.executable, str(OTHELLO), *args], capture_output=True, text=True, timeout=300)
 
 
-def test_the_command_prints_a_line_a_move_then_the_summary_and_keeps_the_review_in_the_record(tmp_path):
+def check_lines(lines, start, transcript):
+    """Each line `<ply> <move> <colour> loss <N> best <square> exact|estimate`, a ply each, passes included,
+    the losses the exact solver's."""
+    game = Game(Variant(), start=start)
+    game.play_transcript(transcript)
+    plies = list(game.history)
+    assert len(lines) == len(plies)
+    board = Board.from_position(start)
+    for ply, (line, move) in enumerate(zip(lines, plies), 1):
+        fields = line.split()
+        assert len(fields) == 8 and fields[0] == str(ply), line
+        assert fields[2] == ("black" if move.colour == 0 else "white") and fields[3] == "loss" and fields[5] == "best"
+        assert fields[7] == "exact"
+        if move.square == PASS:
+            assert fields[1] == fields[6] == "pass" and fields[4] == "0", line
+            board.pass_turn()
+            continue
+        assert fields[1] == square_name(move.square)
+        scores = exact_scores(board)
+        assert int(fields[4]) == max(scores.values()) - scores[move.square], line
+        assert scores[[s for s in scores if square_name(s) == fields[6]][0]] == max(scores.values()), line
+        board.play(move.square)
+
+
+def test_the_command_prints_a_line_a_ply_then_the_summary_and_keeps_the_review_in_the_record(tmp_path):
     start, transcript = random_ending(2, 10)
     record = {"v": Variant().to_dict(), "s": start, "t": transcript, "r": None, "p": ["You", "L3"]}
     path = tmp_path / "records.json"
@@ -144,39 +168,144 @@ def test_the_command_prints_a_line_a_move_then_the_summary_and_keeps_the_review_
     out = othello("review", str(path))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().split("\n")
-    moves = lines[:-2]
-    assert len(moves) == len(transcript) // 2
-    board = Board.from_position(start)
-    for number, line in enumerate(moves, 1):
-        if board.must_pass():
-            board.pass_turn()
-        fields = line.split()
-        square = fields[1]
-        assert fields[0] == str(number) and square == transcript[2 * number - 2:2 * number]
-        assert fields[2] == ("black" if board.turn == 0 else "white")
-        assert fields[3] == "loss" and fields[5] == "best" and fields[7] == "exact"
-        scores = exact_scores(board)
-        played = board.legal_squares()[[square_name(s) for s in board.legal_squares()].index(square)]
-        assert int(fields[4]) == max(scores.values()) - scores[played]
-        board.play(played)
+    assert any(" pass " in line for line in lines), "this ending has a pass"
+    check_lines(lines[:-2], start, transcript)
     assert lines[-2].startswith("Black (You): ") and lines[-1].startswith("White (L3): ")
     kept = json.loads(path.read_text())[0]["a"]
     assert kept
     second = othello("review", str(path))
     assert second.stdout == out.stdout
+    # Another --time is not the device's review: the record's is neither used nor replaced.
+    path.write_text(json.dumps([dict(record, a="zz")]))
+    assert othello("review", str(path), "--time", "5").stdout == out.stdout
+    assert json.loads(path.read_text())[0]["a"] == "zz"
 
 
-def test_the_command_refuses_bad_input_with_a_message():
-    bad = othello("review", "f5d6zz")
-    assert bad.returncode == 2 and "bad game" in bad.stderr and "Traceback" not in bad.stderr
-    assert "--time must be" in othello("review", "f5d6", "--time", "0").stderr
+def test_the_summary_lists_each_sides_mistakes_and_largest_losses(tmp_path):
+    start, transcript = random_ending(8, 10)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({"v": {}, "s": start, "t": transcript, "r": None, "p": ["a", "b"]}))
+    out = othello("review", str(path), "--mistake", "2")
+    assert out.returncode == 0, out.stderr
+    *lines, black, white = out.stdout.strip().split("\n")
+    for colour, summary in (("black", black), ("white", white)):
+        losses = [(int(line.split()[4]), line.split()[0], line.split()[1]) for line in lines
+                  if line.split()[2] == colour and int(line.split()[4]) >= 2]
+        assert summary.startswith("%s (%s): %d mistake" % (colour.title(), "ab"[colour == "white"], len(losses)))
+        total = sum(int(line.split()[4]) for line in lines if line.split()[2] == colour)
+        assert "(2 discs or more), %d discs lost in all" % total in summary, summary
+        for loss, ply, square in sorted(losses, key=lambda found: -found[0])[:1]:
+            assert "; largest: " in summary and "-%d exact" % loss in summary
+
+
+# Under the unix port (the device's code: the viper search and solver): endings of 20 empties from the
+# player's play, each reviewed with the review's budgets, and every exact loss checked against the viper
+# solver run alone, from a clear table and with the whole window, on every legal move. Prints how many plies
+# of each size were checked, and how many were estimates.
+REVIEWS_AGAINST_THE_SOLVER = """
+from othello.board import PASS, Board
+from othello.variant import Variant
+from player import think
+from player.review import Review
+
+def exact(solver, board):
+    if board.is_game_over():
+        result = board.result()
+        return (result.black - result.white) * (1 if board.turn == 0 else -1)
+    solver.clear_table()
+    return solver.solve(board.player_discs(), board.opponent_discs())[0]
+
+checked, estimated = {}, {}  # plies by the empty squares before them
+for seed in range(GAMES):
+    board = Board()
+    while board.empties() > 20:
+        if board.must_pass():
+            board.pass_turn()
+        else:
+            board.play(think(board, 3 + seed % 4, rng_seed=seed * 100 + board.empties()).square)
+    start = board.position()
+    transcript = ""
+    while not board.is_game_over():
+        if board.must_pass():
+            board.pass_turn()
+        else:
+            square = think(board, 1 + seed % 3, rng_seed=seed * 1000 + board.empties()).square
+            transcript += "abcdefgh"[square % 8] + str(square // 8 + 1)
+            board.play(square)
+    review = Review(Variant(), start, transcript)
+    while not review.done():
+        review.step()
+    # Made after the review: the player lets the solver's module go when it swaps in the midgame search.
+    from player.endgame_viper import ViperSolver
+
+    solver = ViperSolver(Board().geometry, 20, 12)
+    board = Board.from_position(start)
+    for entry in review.entries:
+        if entry.square == PASS:
+            board.pass_turn()
+            continue
+        if entry.exact:
+            scores = {}
+            for square in board.legal_squares():
+                after = board.copy()
+                after.play(square)
+                scores[square] = -exact(solver, after)
+            best = max(scores.values())
+            assert entry.loss == best - scores[entry.square], (start, transcript, entry.ply)
+            assert scores[entry.best] == best, (start, transcript, entry.ply)
+            checked[board.empties()] = checked.get(board.empties(), 0) + 1
+        else:
+            estimated[board.empties()] = estimated.get(board.empties(), 0) + 1
+        board.play(entry.square)
+print(sorted(checked.items()))
+print(sorted(estimated.items()))
+"""
+
+
+def test_exact_losses_of_games_from_play_match_the_solver_under_the_unix_port():
+    import micropython_runner
+
+    out = micropython_runner.run_unix("GAMES = 16\n" + REVIEWS_AGAINST_THE_SOLVER, heap="16M")
+    checked, estimated = (dict(eval(line)) for line in out.strip().splitlines()[-2:])
+    print("exact", checked, "estimated", estimated)
+    assert sum(checked.values()) > 200 and all(checked.get(empties, 0) >= 10 for empties in (12, 13, 14)), checked
+    # The review's solver settles every position from 12 empties down and most of those of 13 and 14 (its
+    # 140,000 nodes; above 14, the player's solver's reach, only a forced move is exact).
+    assert not any(estimated.get(empties) for empties in range(13))
+    assert estimated.get(14, 0) * 3 <= checked[14], (checked, estimated)
+
+
+def test_the_command_refuses_bad_input_with_a_message(tmp_path):
+    (tmp_path / "binary.txt").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "empty.txt").write_text("")
+    cases = {
+        ("f5d6zz",): "bad game: move 3",
+        ("f5d6", "--time", "0"): "argument --time: must be a number of seconds",
+        ("f5d6", "--time", "inf"): "argument --time: must be a number of seconds",
+        ("f5d6", "--time", "soon"): "argument --time: 'soon' is not a number of seconds",
+        ("f5d6", "--game", "0"): "argument --game: must be at least 1",
+        ("f5d6", "--mistake", "-1"): "argument --mistake: must be 1 to 128",
+        ("",): "no game given",
+        (str(tmp_path / "missing.txt"),): "missing.txt: no such file",
+        (str(tmp_path),): "is a folder",
+        (str(tmp_path / "binary.txt"),): "binary.txt is not UTF-8 text",
+        (str(tmp_path / "empty.txt"),): "holds 0 games",
+        ("f5", "--size", "6"): "bad game: move 1",
+    }
+    for args, message in cases.items():
+        out = othello("review", *args)
+        assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
+    start = Game(Variant()).board.position()
+    (tmp_path / "start.json").write_text(json.dumps({"v": {}, "s": start, "t": "", "r": None, "p": ["a", "b"]}))
+    out = othello("review", str(tmp_path / "start.json"))
+    assert out.returncode == 2 and "no moves to review" in out.stderr
 
 
 def test_the_command_refuses_a_records_file_without_that_game(tmp_path):
     path = tmp_path / "records.json"
     path.write_text(json.dumps([{"v": {}, "s": None, "t": "f5", "r": None, "p": ["a", "b"]}]))
     out = othello("review", str(path), "--game", "3")
-    assert out.returncode == 2 and "holds 1 record(s)" in out.stderr
+    assert out.returncode == 2 and "holds 1 record:" in out.stderr
     path.write_text('[{"oops": 1}]')
     out = othello("review", str(path))
     assert out.returncode == 2 and "not a game record" in out.stderr
@@ -221,4 +350,4 @@ def test_the_command_reviews_a_pulled_records_line(tmp_path):
     assert out.stdout.strip().split("\n")[-2].startswith("Black (Ann): ")
     second = othello("review", str(path), "--game", "2")
     assert second.stdout.startswith("1 f5 black loss 0") and "White (D)" in second.stdout
-    assert "holds 2 game(s)" in othello("review", str(path), "--game", "3").stderr
+    assert "holds 2 games: --game 3" in othello("review", str(path), "--game", "3").stderr

@@ -10,7 +10,9 @@ two levels of the computer player chosen with the seed. From each game at
 most one position is taken for each level of difficulty still short of
 puzzles (player/puzzles.py DIFFICULTIES): the first, in an order of its
 empty-square counts the seed shuffles, that makes a puzzle. Every legal
-move there is solved exactly. A position is a puzzle when
+move there is solved exactly, and the solution line is made: the first
+answer, then the solver's best move in each position to the end. A
+position is a puzzle when
 - the side to move has 2 to MAX_MOVES moves (HARD_MOVES for a hard one);
 - one move only keeps the best result (the puzzle claims a unique answer),
   or two do out of four or more;
@@ -23,7 +25,9 @@ solver's word on each: the viper solver once gave a wrong exact score now
 and then (26 for a position whose score is 22, with a 2**16-entry table,
 until f2812ca folded its table's hash). A score the plain solver does not
 prove is solved again in full, and the puzzle is kept only if its claims
-still hold. The same seed builds the same file, whatever
+still hold. Each move of the solution line is proved the same way (the
+score after it is the one before, from the other side), and a puzzle whose
+line fails is left out. The same seed builds the same file, whatever
 the number of jobs.
 """
 
@@ -39,9 +43,10 @@ REPO = TOOLS.parent
 sys.path[:0] = [str(REPO / "firmware"), str(TOOLS)]
 
 import micropython_runner  # noqa: E402
-from othello.board import Board  # noqa: E402
+from othello.board import PASS, Board  # noqa: E402
+from othello.scoring import disc_difference  # noqa: E402
 from player import solve  # noqa: E402
-from player.puzzles import DIFFICULTIES, MAX_MOVES, Puzzle, encode, header  # noqa: E402
+from player.puzzles import DIFFICULTIES, MAX_LINE, MAX_MOVES, Puzzle, encode, header  # noqa: E402
 
 OUT = REPO / "firmware" / "player" / "puzzles.bin"
 WORKER = TOOLS / "puzzle_worker.py"
@@ -75,8 +80,9 @@ def run_games(jobs):
         if words[:1] == ["puzzle"]:
             seed, difficulty, black, white, turn, unique = words[1:7]
             scores = [tuple(int(n) for n in move.split(":")) for move in words[7].split(",")]
+            line = [int(square) for square in words[8].split(",")]
             found[int(seed)][int(difficulty)] = Puzzle(0, int(black, 16), int(white, 16), int(turn), unique == "1",
-                                                       scores)
+                                                       scores, line)
     if set(int(line.split()[1]) for line in output.splitlines() if line.startswith("game ")) != set(found):
         raise micropython_runner.MicroPythonError("the puzzle worker stopped early:\n" + output[-2000:])
     return found
@@ -96,6 +102,39 @@ def plain_scores(puzzle):
             found, _ = solve(after, table_bits=PROOF_TABLE_BITS)
         scores.append((square, -found))
     return scores
+
+
+def prove(puzzle):
+    """(the puzzle's scores proved by the plain solver, whether its solution line holds)."""
+    return plain_scores(puzzle), line_holds(puzzle)
+
+
+def line_holds(puzzle):
+    """Whether the puzzle's solution line is best play: it starts with an answer, each move keeps the score
+    (proved by the plain solver with a window just around it), and the game's end is the puzzle's result."""
+    board = Board()
+    board.set_discs(puzzle.black, puzzle.white, puzzle.turn)
+    line = puzzle.line
+    if not 0 < len(line) <= MAX_LINE or line[0] not in puzzle.answers():
+        return False
+    value = puzzle.best()  # for the side to move on `board`
+    for ply, square in enumerate(line):
+        if board.is_game_over():
+            return False
+        if square == PASS:
+            if not board.must_pass():
+                return False
+            board.pass_turn()
+        else:
+            if not board.is_legal(square):
+                return False
+            board.play(square)
+            # The first move's score is among the proved ones; every later one is proved here.
+            if ply and not board.is_game_over() and solve(board, -value - 1, -value + 1,
+                                                          table_bits=PROOF_TABLE_BITS)[0] != -value:
+                return False
+        value = -value
+    return board.is_game_over() and disc_difference(board.result(), board.turn) == value
 
 
 def claims_hold(scores, most_moves):
@@ -126,8 +165,8 @@ def build(seed, counts, jobs, log=sys.stderr):
                 results.update(found)
             candidates = [(difficulty, puzzle) for game_seed in seeds  # in the seeds' order
                           for difficulty, puzzle in sorted(results[game_seed].items())]
-            proved = provers.map(plain_scores, [puzzle for _, puzzle in candidates])
-            for (difficulty, puzzle), scores in zip(candidates, proved):
+            proved = provers.map(prove, [puzzle for _, puzzle in candidates])
+            for (difficulty, puzzle), (scores, line_proved) in zip(candidates, proved):
                 if scores != puzzle.scores:
                     corrected += 1
                     most = HARD_MOVES if difficulty == len(DIFFICULTIES) - 1 else MAX_MOVES
@@ -137,11 +176,14 @@ def build(seed, counts, jobs, log=sys.stderr):
                     best = max(score for _, score in scores)
                     puzzle.scores = scores
                     puzzle.unique = sum(1 for _, score in scores if score == best) == 1
+                if not line_proved:  # checked against the worker's best score: wrong too if that one was
+                    dropped += 1
+                    continue
                 key = (puzzle.black, puzzle.white, puzzle.turn)
                 if key not in seen and len(chosen[difficulty]) < counts[difficulty]:
                     seen.add(key)
                     chosen[difficulty].append(puzzle)
-            log.write("%d games, puzzles %s, %d corrected by the plain solver (%d dropped), %.0f s\n" % (
+            log.write("%d games, puzzles %s, %d corrected by the plain solver, %d dropped, %.0f s\n" % (
                 game, [len(c) for c in chosen], corrected, dropped, time.monotonic() - started))
     return [puzzle for group in chosen for puzzle in sorted(group, key=lambda p: (p.empties(), p.black, p.white))]
 
@@ -155,6 +197,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.jobs < 1 or min(args.counts) < 0 or sum(args.counts) > 0xFFFF:
         parser.error("--jobs must be at least 1 and --counts 0 or more, at most 65535 in all")
+    if args.out.is_dir() or not args.out.parent.is_dir():  # said now, not after the games
+        parser.error("--out %s: %s" % (args.out, "a folder" if args.out.is_dir() else "no folder " + str(args.out.parent)))
     try:
         puzzles = build(args.seed, args.counts, args.jobs)
     except micropython_runner.MicroPythonError as error:

@@ -1,34 +1,34 @@
-"""What the post-game review costs a move on the board it runs on, and up to how many empties it is exact.
+"""What the post-game review costs a position on the board it runs on, and up to how many empties it is exact.
 
     .venv/bin/python tools/pico_emulator.py run tools/device_review.py --lib host_tests/mpy/fastpath_positions.py
+    MICROPYPATH=firmware:host_tests/mpy .venv/bin/micropython tools/device_review.py    # the same nodes, host time
 
-The review (player/review.py) judges each position of a game with player.hint in the review's time
-(levels.HINT_TIME_MS, the top level's): one judgement a move when the move played was the best, two when
-it was not (the position after it is judged too, and is the next move's). For each size it judges the
-first POSITIONS positions from play of host_tests/mpy/fastpath_positions.py as the review does and prints
-how many were exact (solved) and the median and worst device time of a judgement.
+The review (player/review.py) judges each position of a game once with the review's budgets
+(review_level(), REVIEW_TIME_MS of device time as nodes: one judgement a move when the move played was the
+best, two when it was not; the position after a move is the next move's). For each size it judges the
+positions from play of host_tests/mpy/fastpath_positions.py as the review does and prints how many were
+exact (solved) and the median and worst time of a judgement. The budgets are nodes, so the exact counts
+are the same on every port that runs the viper solver; the times are the device's only on the Pico.
 """
 
 from fastpath_positions import ENDGAMES
 
-import player
 from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms
-from player.levels import HINT_TIME_MS
+from player.review import REVIEW_TIME_MS, judge, review_level
 
-SIZES = (12, 14, 16)
-POSITIONS = 4
+SIZES = (12, 14, 16, 18)
 
 
 def main():
-    print("review_time_ms", HINT_TIME_MS)
+    level = review_level()
+    print("review_time_ms", REVIEW_TIME_MS, "solver_nodes", level.solve_nodes, "search_nodes", level.nodes)
     for empties in SIZES:
         elapsed, exact = [], 0
-        for text in ENDGAMES.get(empties, ())[:POSITIONS]:
+        for text in ENDGAMES.get(empties, ()):
             started = ticks_ms()
-            decision = player.hint(Board.from_position(text))
+            exact += judge(Board.from_position(text), level)[2]
             elapsed.append(ticks_diff(ticks_ms(), started))
-            exact += decision.exact
         elapsed.sort()
         prefix = "review_%d_" % empties
         print(prefix + "positions", len(elapsed))

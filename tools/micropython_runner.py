@@ -66,16 +66,42 @@ def run_unix(code, heap=None, timeout=900, path=(), firmware=FIRMWARE):
     `firmware` is the directory imported as the firmware: the sources, or a
     compiled build of them (.mpy files, as on the device).
     """
+    command, env = _unix_command(code, heap, path, firmware)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, cwd=str(REPO))
+    if done.returncode != 0:
+        raise MicroPythonError("unix port exited with %d:\n%s%s" % (done.returncode, done.stdout, done.stderr))
+    return done.stdout
+
+
+def unix_lines(code, heap=None, path=(), firmware=FIRMWARE):
+    """Run `code` under the unix port, yielding its output a line at a time as it prints them (its stdout
+    is unbuffered); raises MicroPythonError when it fails. Closing the generator ends the process."""
+    command, env = _unix_command(code, heap, path, firmware)
+    with tempfile.TemporaryFile("w+") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True, env=env,
+                                   cwd=str(REPO))
+        try:
+            for line in process.stdout:
+                yield line
+            status = process.wait()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdout.close()
+        if status != 0:
+            errors.seek(0)
+            raise MicroPythonError("unix port exited with %d:\n%s" % (status, errors.read()[-3000:]))
+
+
+def _unix_command(code, heap, path, firmware):
     command = [unix_binary()]
     if heap:
         command += ["-X", "heapsize=%s" % heap]
     command += ["-c", code]
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join([str(firmware), *map(str, path), ".frozen"])
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, cwd=str(REPO))
-    if done.returncode != 0:
-        raise MicroPythonError("unix port exited with %d:\n%s%s" % (done.returncode, done.stdout, done.stderr))
-    return done.stdout
+    return command, env
 
 
 def published_module():

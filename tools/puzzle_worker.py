@@ -15,11 +15,14 @@ seed; their node budgets end every search (the time limit is never
 reached), so a seed gives the same game on every machine. For each
 difficulty wanted, its empty-square counts are tried in an order the seed
 shuffles, and the first position that makes a puzzle is printed:
-    puzzle <seed> <difficulty> <black hex> <white hex> <turn> <unique 0|1> <square>:<score>,...
+    puzzle <seed> <difficulty> <black hex> <white hex> <turn> <unique 0|1> <square>:<score>,... <square>,...
 every legal move's exact score (WOF discs, the mover's side) from the viper
-solver. `game <seed>` closes each game.
+solver, then the solution line: the first answer, then the solver's best
+move in each position after it to the game's end (-1 a pass). `game <seed>`
+closes each game.
 """
 
+from othello.board import PASS
 from othello.game import Game
 from player import think
 from player.engine import MAX_TIME_MS, Random
@@ -76,6 +79,23 @@ def puzzle_scores(solver, board, most_moves):
     return scores
 
 
+def solution_line(solver, board, first):
+    """[square or PASS]: `first`, then best play by both sides to the end of the game."""
+    line = [first]
+    board = board.copy()
+    board.play(first)
+    while not board.is_game_over():
+        if board.must_pass():
+            square = PASS
+            board.pass_turn()
+        else:
+            solver.clear_table()
+            square = solver.solve(board.player_discs(), board.opponent_discs())[1]
+            board.play(square)
+        line.append(square)
+    return line
+
+
 def candidates(seed, wanted):
     positions = self_play(seed)
     # Imported after the game: the player lets the solver's module go when it swaps in the midgame search
@@ -95,10 +115,12 @@ def candidates(seed, wanted):
             board = positions.get(empties)
             scores = None if board is None else puzzle_scores(solver, board, MOST_MOVES[difficulty])
             if scores is not None:
-                unique = sum(1 for _, score in scores if score == max(s for _, s in scores)) == 1
-                print("puzzle %d %d %x %x %d %d %s" % (
-                    seed, difficulty, board.black, board.white, board.turn, unique,
-                    ",".join("%d:%d" % move for move in scores)))
+                best = max(score for _, score in scores)
+                answers = [square for square, score in scores if score == best]
+                line = solution_line(solver, board, answers[0])
+                print("puzzle %d %d %x %x %d %d %s %s" % (
+                    seed, difficulty, board.black, board.white, board.turn, len(answers) == 1,
+                    ",".join("%d:%d" % move for move in scores), ",".join("%d" % square for square in line)))
                 break
     print("game %d" % seed)
 

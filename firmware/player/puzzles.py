@@ -5,11 +5,13 @@
     board = puzzle.board()
     puzzle.score_of(square)               # the exact result of playing it (WOF discs, mover's side)
     puzzle.is_answer(square)              # it keeps the best result
+    puzzle.line                           # the solution: best play to the end, the first an answer
 
 tools/build_puzzles.py makes the set from the player's self-play games and
-checks every score with the exact solver; host_tests/test_puzzles.py checks
-them again. A puzzle claims a unique answer (`unique`) when one move only
-keeps the best result; otherwise every move that keeps it is right.
+checks every score and every move of each solution line with the exact
+solver; host_tests/test_puzzles.py checks them again. A puzzle claims a
+unique answer (`unique`) when one move only keeps the best result;
+otherwise every move that keeps it is right.
 
 The file: MAGIC, then the number of puzzles (2 bytes, little-endian), then
 the puzzles, RECORD bytes each, easiest first:
@@ -17,16 +19,22 @@ the puzzles, RECORD bytes each, easiest first:
     8 bytes   White's discs
     1 byte    bit 0 the side to move (1 White), bit 1 the answer is unique
     1 byte    the number of legal moves, at most MAX_MOVES
-    2 bytes a move: the square, then its exact score (signed)
+    2 bytes a move, MAX_MOVES times: the square, then its exact score (signed); unused ones 0
+    1 byte    the number of plies of the solution line, at most MAX_LINE
+    1 byte a ply, MAX_LINE times: the square, or LINE_PASS for a pass; unused ones 0
 The standard 8x8 game only.
 """
 
+from othello.board import PASS, Board
 from othello.compat import popcount
 
-MAGIC = b"OPZ1"
+MAGIC = b"OPZ2"
 HEADER = len(MAGIC) + 2
-RECORD = 48
-MAX_MOVES = (RECORD - 18) // 2
+MAX_MOVES = 15
+LINE_AT = 18 + 2 * MAX_MOVES
+RECORD = 80
+MAX_LINE = RECORD - LINE_AT - 1  # 31 plies: 16 moves with a pass after each but the last, a 16-empty line at most
+LINE_PASS = 255
 UNIQUE = 2
 
 # The levels of difficulty, by the empty squares: (name, fewest empties, most)
@@ -38,17 +46,16 @@ class PuzzleError(ValueError):
 
 
 class Puzzle:
-    def __init__(self, index, black, white, turn, unique, scores):
+    def __init__(self, index, black, white, turn, unique, scores, line):
         self.index = index
         self.black = black
         self.white = white
         self.turn = turn
         self.unique = unique
         self.scores = scores  # [(square, exact score of playing it)], as in the file
+        self.line = line  # [square or PASS]: best play to the game's end, from an answer
 
     def board(self):
-        from othello.board import Board
-
         board = Board()
         board.set_discs(self.black, self.white, self.turn)
         return board
@@ -139,12 +146,18 @@ class PuzzleSet:
         moves = data[17]
         if not 0 < moves <= MAX_MOVES:
             raise PuzzleError("puzzle %d is damaged" % (index + 1))
+        plies = data[LINE_AT]
+        if not 0 < plies <= MAX_LINE:
+            raise PuzzleError("puzzle %d is damaged" % (index + 1))
         scores = []
         for offset in range(18, 18 + 2 * moves, 2):
             score = data[offset + 1]
             scores.append((data[offset], score - 256 if score > 127 else score))
+        line = []
+        for offset in range(LINE_AT + 1, LINE_AT + 1 + plies):
+            line.append(PASS if data[offset] == LINE_PASS else data[offset])
         return Puzzle(index, int.from_bytes(data[0:8], "little"), int.from_bytes(data[8:16], "little"),
-                      data[16] & 1, bool(data[16] & UNIQUE), scores)
+                      data[16] & 1, bool(data[16] & UNIQUE), scores, line)
 
     def close(self):
         self.file.close()
@@ -154,6 +167,8 @@ def encode(puzzle):
     """The RECORD bytes of a Puzzle (tools/build_puzzles.py writes the file with these)."""
     if not 0 < len(puzzle.scores) <= MAX_MOVES:
         raise ValueError("a puzzle holds 1 to %d moves" % MAX_MOVES)
+    if not 0 < len(puzzle.line) <= MAX_LINE:
+        raise ValueError("a puzzle's solution line holds 1 to %d plies" % MAX_LINE)
     data = bytearray(RECORD)
     data[0:8] = puzzle.black.to_bytes(8, "little")
     data[8:16] = puzzle.white.to_bytes(8, "little")
@@ -162,6 +177,9 @@ def encode(puzzle):
     for number, (square, score) in enumerate(puzzle.scores):
         data[18 + 2 * number] = square
         data[19 + 2 * number] = score & 0xFF
+    data[LINE_AT] = len(puzzle.line)
+    for number, square in enumerate(puzzle.line):
+        data[LINE_AT + 1 + number] = LINE_PASS if square == PASS else square
     return bytes(data)
 
 

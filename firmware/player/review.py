@@ -1,6 +1,6 @@
 """Post-game review: what each move of a game cost against the best move.
 
-    review = Review(variant, start, transcript, time_ms=2500)
+    review = Review(variant, start, transcript)      # REVIEW_TIME_MS of device time a judgement
     while not review.done():
         review.step(should_stop)          # one move at a time: a screen stays responsive
     for entry in review.entries:          # one per ply, passes included
@@ -10,25 +10,79 @@
 A move's loss is the score of the best move minus the score of the move
 played, in discs from the mover's side (WOF scoring, Anti-Othello played to
 win it, as the player scores). It is exact when the player's solver settles
-both positions within the time given (`exact`), otherwise the midgame
+both positions within the review's time (`exact`), otherwise the midgame
 search's estimate, rounded to whole discs. Each position is judged once:
 the position after a move is the one the next move is played from.
 
-On the device the searches are limited by time; on the host the same
-budgets (levels.hint_level: nodes calibrated to the Pico's speed) end them
-first, so the host's review is the one the Pico gives, exact losses
-certainly, estimates to within what one search differs from another.
+A judgement's budgets are nodes (review_level: the Pico's measured rates
+times the time), and the book's ties are broken by a fixed seed: the same
+record gives the same review on every port that runs the same search code.
+The unix port runs the Pico's (the viper search and solver), so `tools/othello
+review` there prints the device's numbers; under CPython the plain solver
+counts its nodes its own way and may settle a position the device does not,
+or not settle one it does. Given the device's clock (`now`, as the review
+screen does), a judgement also stops at the review's time: on 8x8 the node
+budgets end it long before (2.2 s at most of the 10 on the Pico), so this
+only bounds 6x6 and 10x10, which the Pico searches without its viper code.
+Without a clock (the host) there is no deadline, whatever the machine's speed.
 """
 
 from othello.board import PASS
 from othello.game import Game
 from othello.notation import parse_square, square_name
 from othello.scoring import disc_difference
-from player.levels import HINT_TIME_MS
-from player import hint
+from player import decide
+from player.engine import MAX_TIME_MS
+from player.levels import DEVICE_SOLVE_NODES_PER_S, SOLVE_SHARE, Level, hint_level
 
 MISTAKE = 4  # discs lost from which a move counts as a mistake
 WORST_LISTED = 3  # the summary lists each side's largest losses, at most this many
+# The device time a judgement may take. The midgame search gets a hint's nodes, at most the top level's
+# (about 1.6 s on the Pico); the solver SOLVE_SHARE of this time in nodes, 140,000: it settles most
+# 14-empty positions from play (25 of 30; docs/DEVICE_SPEED.md, Post-game review), a move's 35,000 13 of them.
+REVIEW_TIME_MS = 10000
+BOOK_SEED = 1  # the book's ties broken the same way every time
+
+
+def review_level(time_ms=REVIEW_TIME_MS):
+    """The budgets of a judgement in `time_ms` of device time: a hint's midgame search and solver depth,
+    and all of SOLVE_SHARE of the time for the solver (a hint stops at the top level's budget): a review
+    can wait for an exact result where a move cannot."""
+    hint = hint_level(time_ms)
+    solve_nodes = max(1, time_ms * SOLVE_SHARE * DEVICE_SOLVE_NODES_PER_S // 100000)
+    return Level(0, "Review", time_ms, hint.nodes, hint.max_depth, hint.exact, solve_nodes, hint.style, hint.noise,
+                 hint.book)
+
+
+def judge(board, level, should_stop=None, now=None):
+    """(best square, score, exact) for the side to move on `board` with `level`'s budgets; None if
+    `should_stop` stopped it. With the clock `now`, `level`'s time is a deadline too; without one, the
+    budgets alone end the search. A forced move or pass is judged by the position after it (the player
+    answers it at once, with an estimate)."""
+    if board.is_game_over():
+        return None, disc_difference(board.result(), board.turn), True
+    squares = board.legal_squares()
+    if len(squares) <= 1:
+        after = board.copy()
+        if squares:
+            after.play(squares[0])
+        else:
+            after.pass_turn()
+        found = judge(after, level, should_stop, now)
+        if found is None:
+            return None
+        return (squares[0] if squares else PASS), -found[1], found[2]
+    stopped = [False]
+
+    def stop():
+        if should_stop is not None and should_stop():
+            stopped[0] = True
+        return stopped[0]
+
+    decision = decide(board, level, stop, now, None, None if now is not None else MAX_TIME_MS, BOOK_SEED)
+    if stopped[0]:
+        return None
+    return decision.square, decision.score, decision.exact
 
 
 class Entry:
@@ -58,18 +112,17 @@ class Review:
     entries are taken as they are, and only the rest is computed.
     """
 
-    def __init__(self, variant, start, transcript, time_ms=HINT_TIME_MS, cached=None, now=None):
+    def __init__(self, variant, start, transcript, time_ms=REVIEW_TIME_MS, cached=None, now=None):
         game = Game(variant, None, start=start)
         game.play_transcript(transcript)
         self.moves = [(move.square, move.colour) for move in game.history]
         while game.take_back() is not None:
             pass
         self.board = game.board  # the position before the next ply to review
-        self.time_ms = time_ms
+        self.level = review_level(time_ms)
         self.now = now
         self.entries = []
         self.known = None  # (best square, score, exact) of self.board, found as the last ply's reply
-        self.stopped = False
         if cached:
             for entry in decode(cached, self.moves, self.board.size):
                 self.advance(entry)
@@ -86,8 +139,7 @@ class Review:
             return self.advance(Entry(ply, PASS, colour, 0, PASS, True))
         if len(board.legal_squares()) == 1:
             return self.advance(Entry(ply, square, colour, 0, square, True))
-        self.stopped = False
-        best = self.known if self.known is not None else self.judge(board, should_stop)
+        best = self.known if self.known is not None else judge(board, self.level, should_stop, self.now)
         if best is None:
             return None
         best_square, best_score, exact = best
@@ -95,7 +147,7 @@ class Review:
         if square != best_square:
             after = board.copy()
             after.play(square)
-            reply = self.judge(after, should_stop)
+            reply = judge(after, self.level, should_stop, self.now)
             if reply is None:
                 return None
             loss = best_score + reply[1]  # the reply's score is the opponent's
@@ -117,43 +169,11 @@ class Review:
         self.known = None
         return entry
 
-    def judge(self, board, should_stop):
-        """(best square, score, exact) for the side to move on `board`; None if stopped."""
-        if board.is_game_over():
-            return None, disc_difference(board.result(), board.turn), True
-        squares = board.legal_squares()
-        if len(squares) <= 1:
-            # The player answers a forced move at once with an estimate: the value is the next position's.
-            after = board.copy()
-            if squares:
-                after.play(squares[0])
-            else:
-                after.pass_turn()
-            found = self.judge(after, should_stop)
-            if found is None:
-                return None
-            return (squares[0] if squares else PASS), -found[1], found[2]
-
-        def stop():
-            if should_stop is not None and should_stop():
-                self.stopped = True
-            return self.stopped
-
-        decision = hint(board, should_stop=stop, now=self.now, time_limit_ms=self.time_ms)
-        if self.stopped:
-            return None
-        return decision.square, decision.score, decision.exact
-
     def encode(self):
-        """The entries as short text to keep with the record: 'f5=0,c3x2,d3~5,-' (x exact, ~ estimate)."""
+        """The entries as short text to keep with the record: 'f5~0,c3x2,d3~5,-' (the best move, x exact or
+        ~ estimate, the loss; - a pass), one entry_text a ply."""
         size = self.board.size
-        parts = []
-        for entry in self.entries:
-            if entry.square == PASS:
-                parts.append("-")
-            else:
-                parts.append("%s%s%d" % (square_name(entry.best, size), "x" if entry.exact else "~", entry.loss))
-        return ",".join(parts)
+        return ",".join(entry_text(entry, size) for entry in self.entries)
 
     def worst(self, colour, threshold=MISTAKE, count=WORST_LISTED):
         """`colour`'s mistakes (loss >= threshold), the largest first, at most `count`."""
@@ -163,6 +183,13 @@ class Review:
 
     def total_loss(self, colour):
         return sum(entry.loss for entry in self.entries if entry.colour == colour)
+
+
+def entry_text(entry, size):
+    """One ply of encode()."""
+    if entry.square == PASS:
+        return "-"
+    return "%s%s%d" % (square_name(entry.best, size), "x" if entry.exact else "~", entry.loss)
 
 
 def round_discs(score):

@@ -5,12 +5,16 @@ each opens the first puzzle of its level not solved yet. On the puzzle
 screen the cursor and the keys are the game's; A on a legal move answers:
 right or wrong, with the exact result of the move chosen and of the best
 (WOF discs, as the solver counts them). Then A goes on to the next puzzle,
-B back to the menu, another key shows the board.
+B back to the menu, another key shows the board and the solution line:
+best play to the end, stepped through with the replay's keys (ui/records.py
+step_through); A there brings the verdict back.
 
 Progress is kept in puzzles.json: one character a puzzle, "0" not tried,
 "1" tried and missed, "2" solved.
 """
 
+from othello.board import PASS
+from othello.game import Game
 from othello.notation import square_name
 from othello.variant import BLACK
 from player.puzzles import DIFFICULTIES, PuzzleError, difficulty_starts, read_puzzle
@@ -18,6 +22,7 @@ from ui import gfx, keys, sounds
 from ui.cursor import moved, next_legal
 from ui.font import BLACK_DISC, WHITE_DISC, draw_text, wrap
 from ui.menu import Item, Menu, TextScreen
+from ui.records import step_through
 from ui.screen import Screen
 from ui.store import PUZZLES
 
@@ -118,6 +123,7 @@ class PuzzleScreen(Screen):
         self.cursor = self.board.legal_squares()[0]
         self.answer = None  # the square chosen, once answered
         self.show_verdict = False
+        self.solution = None  # the solution line as a Game, once answered: stepped through with the keys
         self.progress = load_progress(self.app, count)
         self.app.dirty = True
 
@@ -136,12 +142,17 @@ class PuzzleScreen(Screen):
         if action == keys.BACK:
             app.pop()
         elif self.answer is not None:
-            if action == keys.OK and self.show_verdict:
+            if not self.show_verdict:
+                if action == keys.OK:
+                    self.show_verdict = True
+                elif self.solution is not None:
+                    step_through(self.solution, action)
+            elif action == keys.OK:
                 self.open(self.next_index())
                 if self.puzzle is None:
                     app.pop()
             else:
-                self.show_verdict = not self.show_verdict
+                self.show_verdict = False
         elif action == keys.OK:
             self.choose(self.cursor)
         elif action in (keys.NEXT, keys.PREV):
@@ -158,6 +169,7 @@ class PuzzleScreen(Screen):
             return
         self.answer = square
         self.show_verdict = True
+        self.solution = solution_game(self.board, self.puzzle.line)
         index = self.puzzle.index
         right = self.puzzle.is_answer(square)
         if right:
@@ -183,34 +195,60 @@ class PuzzleScreen(Screen):
     def draw(self, fb):
         board = self.board
         puzzle = self.puzzle
+        stepped = self.solution is not None and len(self.solution.history)
         if self.answer is None:
             cursor = self.cursor if self.blink.shown else -1
             self.view.draw(fb, board, cursor, self.legal if self.app.settings["legal"] else 0)
+        elif stepped:  # a move of the solution line, marked as the last move
+            last = self.solution.last_move().square
+            self.view.draw(fb, self.solution.board, -1, 0, last)
         else:  # the move chosen lit, the best moves crossed
             best = 0
             for square in puzzle.answers():
                 best |= 1 << square
             self.view.draw(fb, board, self.answer, best & ~(1 << self.answer))
         x = self.view.right + 2
+        y = 1
+        for line in self.solution_lines() if stepped else self.panel_lines():
+            draw_text(fb, x, y, line)
+            y += gfx.ROW
+        if self.answer is not None and self.show_verdict:
+            gfx.dialog(fb, self.verdict_lines())
+
+    def title(self):
+        puzzle = self.puzzle
         name = DIFFICULTIES[0][0]
         for difficulty in DIFFICULTIES:
             if puzzle.empties() >= difficulty[1]:
                 name = difficulty[0]
-        mover = (BLACK_DISC if board.turn == BLACK else WHITE_DISC)
-        lines = [
-            "#%d %s" % (puzzle.index - self.first + 1, name),
+        return "#%d %s" % (puzzle.index - self.first + 1, name)
+
+    def panel_lines(self):
+        puzzle = self.puzzle
+        mover = (BLACK_DISC if self.board.turn == BLACK else WHITE_DISC)
+        return [
+            self.title(),
             "%d empties" % puzzle.empties(),
             mover + " to move",
             "Best move?",
             "" if puzzle.unique else "%d are best" % len(puzzle.answers()),
             {SOLVED: "solved", MISSED: "missed", NOT_TRIED: ""}[self.progress[puzzle.index]],
         ]
-        y = 1
-        for line in lines:
-            draw_text(fb, x, y, line)
-            y += gfx.ROW
-        if self.answer is not None and self.show_verdict:
-            gfx.dialog(fb, self.verdict_lines())
+
+    def solution_lines(self):
+        """The panel while the solution line is stepped through: the ply shown, and at the end the result."""
+        game = self.solution
+        move = game.last_move()
+        disc = BLACK_DISC if move.colour == BLACK else WHITE_DISC
+        lines = [self.title(), "Solution", "%d/%d" % (len(game.history), len(self.puzzle.line)),
+                 disc + " " + ("pass" if move.square == PASS else square_name(move.square, game.board.size))]
+        if game.is_over():
+            result = game.result()
+            lines.append("%d-%d" % (result.black, result.white))
+        else:
+            lines.append("")
+        keymap = self.app.keymap
+        return lines + [keymap.step_label() + " step", keymap.label(keys.OK) + ": verdict"]
 
     def verdict_lines(self):
         puzzle = self.puzzle
@@ -222,5 +260,24 @@ class PuzzleScreen(Screen):
             answers = puzzle.answers()
             lines.append("best %s %s" % (
                 " ".join(square_name(square, size) for square in answers), result_text(puzzle.best())))
-        lines.append("A: next puzzle")
+        keymap = self.app.keymap
+        lines.append(keymap.label(keys.OK) + ": next puzzle")
+        lines.append(keymap.step_label() + " solution" if self.solution is not None else "(no solution line)")
         return lines
+
+
+def solution_game(board, line):
+    """The solution line played from `board` in a Game, rewound to its start: the replay's keys step it.
+    None if the line does not play (a damaged file)."""
+    game = Game(board.variant, None, start=board.position())
+    try:
+        for square in line:
+            if square == PASS:
+                game.pass_turn()
+            else:
+                game.play(square)
+    except ValueError:  # IllegalMoveError, or a move after the game's end
+        return None
+    while game.take_back() is not None:
+        pass
+    return game

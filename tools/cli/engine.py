@@ -11,6 +11,7 @@
 import multiprocessing
 import sys
 import time
+from pathlib import Path
 
 from othello.board import PASS, Board, IllegalMoveError
 from othello.game import Game
@@ -35,6 +36,23 @@ MAX_PERFT_DEPTH = 14
 
 class CommandError(Exception):
     """Bad input on the command line: printed as `othello CMD: message`, exit status 2."""
+
+
+def read_text_file(path):
+    """The text of the file at `path`: UTF-8, with or without a byte-order mark; CommandError saying what is
+    wrong (no such file, a folder, not text) otherwise."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CommandError("%s: no such file" % path)
+    except IsADirectoryError:
+        raise CommandError("%s is a folder, not a file" % path)
+    except OSError as error:
+        raise CommandError("cannot read %s: %s" % (path, error.strerror or error))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeError:
+        raise CommandError("%s is not UTF-8 text" % path)
 
 
 def register(subparsers):

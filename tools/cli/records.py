@@ -25,13 +25,14 @@ ui/store.py's RECORDS_KEPT). The board's file is replaced in one step.
 """
 
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
-from cli.engine import CommandError, failing
+from cli.engine import CommandError, failing, read_text_file
 from othello.board import IllegalMoveError
 from othello.game import Game
 from othello.notation import NotationError, parse_square, square_name
@@ -42,12 +43,21 @@ BOARD_RECORDS = "/data/records.json"  # hw.STORAGE_ROOT and ui/store.py's RECORD
 KEYS = ("seq", "black", "white", "size", "start", "first", "anti", "handicap", "hole", "from", "result")
 COLOURS = {"black": BLACK, "white": WHITE}
 
+# The file's bytes go out as hex, whatever they are (a damaged file may hold anything), a line a piece.
 READ_SCRIPT = """
 try:
-    with open(ROOT + PATH) as file:
-        print("records:" + file.read())
-except OSError:
-    print("records:none")
+    file = open(ROOT + PATH, "rb")
+except OSError as error:
+    print("records:none" if error.args[0] == 2 else "records:unreadable %d" % error.args[0])
+else:
+    import binascii
+    with file:
+        while True:
+            piece = file.read(256)
+            if not piece:
+                break
+            print("records:" + binascii.hexlify(piece).decode())
+    print("records:end")
 """
 
 # The new file goes beside the old and takes its name in one step: a cut cable leaves one or the other.
@@ -182,7 +192,8 @@ def parse_lines(text):
 
 
 def same_game(a, b):
-    return (a["v"], a["s"], a["t"], a["p"]) == (b["v"], b["s"], b["t"], b["p"])
+    """Whether the records `a` and `b` are of one game (`b` may be a damaged record from the board)."""
+    return isinstance(b, dict) and all(a.get(key) == b.get(key) for key in ("v", "s", "t", "p"))
 
 
 # ----- the board --------------------------------------------------------------------------------------
@@ -255,21 +266,26 @@ def connect(port, flash_dir):
 
 
 def board_records(link):
+    """The list in the board's records file, as it is (a record in it may be damaged); [] if it has none."""
     import deploy
 
     text = link.run(deploy.device_script(READ_SCRIPT, PATH=BOARD_RECORDS))
-    found = [line for line in text.splitlines() if line.startswith("records:")]
-    if not found:
-        raise CommandError("the board did not answer as expected:\n" + text)
-    data = text[text.index("records:") + len("records:"):].strip()
-    if data == "none":
+    found = [line.strip()[len("records:"):] for line in text.splitlines() if line.strip().startswith("records:")]
+    if found == ["none"]:
         return []
+    damaged = "the board's %s %%s: nothing changed. Clear it on the board (Records, Clear records)" % BOARD_RECORDS
+    if len(found) == 1 and found[0].startswith("unreadable "):
+        code = int(found[0].split()[1])
+        raise CommandError(damaged % ("cannot be read (%s)" % os.strerror(code)))
+    if not found or found[-1] != "end":
+        raise CommandError("the board did not answer as expected:\n" + text)
     try:
+        data = bytes.fromhex("".join(found[:-1])).decode("utf-8")
         records = json.loads(data)
-    except ValueError:
-        raise CommandError("the board's %s is damaged: not JSON (nothing changed)" % BOARD_RECORDS)
+    except ValueError:  # also UnicodeError: not the JSON text the device writes
+        raise CommandError(damaged % "is damaged (not JSON)")
     if not isinstance(records, list):
-        raise CommandError("the board's %s is damaged: not a list (nothing changed)" % BOARD_RECORDS)
+        raise CommandError(damaged % "is damaged (not a list of games)")
     return records
 
 
@@ -278,19 +294,27 @@ def push(link, records):
     from ui.store import RECORDS_KEPT
 
     on_board = board_records(link)
-    new = [record for record in records if not any(same_game(record, kept) for kept in on_board)]
+    new, already = [], 0
+    for record in records:  # a game already on the board, or twice in the file, goes once
+        if any(same_game(record, kept) for kept in on_board):
+            already += 1
+        elif not any(same_game(record, kept) for kept in new):
+            new.append(record)
+    if len(new) > RECORDS_KEPT:
+        raise CommandError("the board keeps %d records, and %d games would be new. Nothing was sent: push at most "
+                           "%d at a time." % (RECORDS_KEPT, len(new), RECORDS_KEPT))
     if len(on_board) + len(new) > RECORDS_KEPT:
         raise CommandError("the board keeps %d records: it has %d and %d would be new, so %d of its own would be "
                            "dropped. Nothing was sent: pull them first, or push fewer games."
                            % (RECORDS_KEPT, len(on_board), len(new), len(on_board) + len(new) - RECORDS_KEPT))
     if not new:
-        return 0
+        return 0, already
     directory = BOARD_RECORDS.rsplit("/", 1)[0]
     link.run(deploy.device_script(MAKE_DIRECTORY_SCRIPT, DIRECTORY=directory))
     link.put(BOARD_RECORDS + ".new", json.dumps(new + on_board).encode())
     if "replaced" not in link.run(deploy.device_script(REPLACE_SCRIPT, PATH=BOARD_RECORDS)):
         raise CommandError("the board did not confirm the new records")
-    return len(new)
+    return len(new), already
 
 
 def ggf(record):
@@ -352,14 +376,16 @@ def run_records(args):
     if args.action in ("push", "check"):
         if args.file is None:
             raise CommandError("%s needs the FILE of games" % args.action)
-        try:
-            text = Path(args.file).read_text()
-        except (OSError, UnicodeError) as error:
-            raise CommandError("cannot read %s: %s" % (args.file, error))
+        text = read_text_file(args.file)
         records = parse_lines(text)
         if args.action == "check":
             print("%d games, all good" % len(records))
             return 0
+    elif args.file is not None:
+        raise CommandError("pull takes no FILE: --out FILE writes the games to a file")
+    elif args.out is not None and (args.out.is_dir() or not args.out.parent.is_dir()):
+        raise CommandError("cannot write %s: %s" % (
+            args.out, "it is a folder" if args.out.is_dir() else "no folder %s" % args.out.parent))
     link = None
     try:
         link = connect(args.port, args.flash)
@@ -369,14 +395,19 @@ def run_records(args):
             if args.out is None:
                 sys.stdout.write(text)
             else:
-                args.out.write_text(text)
+                try:
+                    args.out.write_text(text)
+                except OSError as error:
+                    raise CommandError("cannot write %s: %s" % (args.out, error.strerror or error))
                 print("%d games to %s" % (len(lines), args.out))
             return 0
-        added = push(link, records)
+        sent, already = push(link, records)
     except deploy.DeployError as error:
         raise CommandError(str(error))
     finally:
         if link is not None:
             link.close()
-    print("%d games sent, %d already on the board" % (added, len(records) - added))
+    repeated = len(records) - sent - already
+    print("%d games sent, %d already on the board%s" % (
+        sent, already, ", %d repeated in the file" % repeated if repeated else ""))
     return 0
