@@ -22,7 +22,6 @@ from time import ticks_diff, ticks_us
 import player
 from othello.board import Board
 from othello.geometry import geometry
-from player.endgame_viper import ViperSolver
 from player.engine import SOLVER_TABLE_BITS
 
 THINK_SIZES = (12, 14)
@@ -55,6 +54,11 @@ def main():
             exact += decision.exact
         print("endgame_%d_exact" % empties, exact)
         report("endgame_%d_" % empties, elapsed, nodes, ())
+    # Imported here, after the player's solves: its engine holds one viper fast path at a time and
+    # empties the module of the one it lets go (player/engine.py), so a solver class imported at the
+    # top would have lost its module's names by now.
+    from player.endgame_viper import ViperSolver
+
     solver = ViperSolver(geometry(8), max(SOLVER_SIZES), SOLVER_TABLE_BITS)
     for empties in SOLVER_SIZES:
         elapsed, nodes, rates = [], 0, []
