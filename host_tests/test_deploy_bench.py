@@ -1,10 +1,13 @@
-"""tools/device_bench.py (make bench-device) runs under both host MicroPythons, with --quick."""
+"""The device benchmarks run on the host: tools/device_bench.py (make bench-device) under both host
+MicroPythons with --quick, tools/device_endgame.py on the unix port (the device's moves, docs/DEVICE_SPEED.md)."""
 
 from pathlib import Path
 
 import micropython_runner
 
-BENCH = Path(__file__).resolve().parent.parent / "tools" / "device_bench.py"
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "tools" / "device_bench.py"
+ENDGAME = REPO / "tools" / "device_endgame.py"
 
 
 def test_device_bench_quick_run(micropython, compiled_firmware):
@@ -29,3 +32,15 @@ def test_device_bench_quick_run(micropython, compiled_firmware):
     assert int(figures["search_nodes_per_s"]) > 0
     assert int(figures["search_ms_per_move"]) <= int(figures["search_ms_per_move_max"])
     assert int(figures["free_heap_start"]) > 0 and int(figures["free_heap_end"]) > 0
+
+
+def test_device_endgame_runs_on_the_unix_port():
+    # The whole command, solves of 12 to 16 empties (about 10 s here): the player's engine swaps its
+    # two viper fast paths during it, and the solver part must still have a working solver.
+    output = micropython_runner.run_unix(ENDGAME.read_text(), path=[REPO / "host_tests" / "mpy"])
+    figures = dict(line.split(" ", 1) for line in output.splitlines() if not line.startswith("level_8_move "))
+    for empties in (14, 16):
+        assert figures["solver_%d_positions" % empties] == "8"
+        assert int(figures["solver_%d_ms_median" % empties]) <= int(figures["solver_%d_ms_worst" % empties])
+    assert figures["endgame_14_positions"] == "8"
+    assert output.count("level_8_move ") == 8

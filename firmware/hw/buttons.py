@@ -6,8 +6,10 @@ poll(now) reads each pin once and returns the events since the last poll as
   than `debounce_ms` ago (contact bounce); a release likewise;
 - a press and release that both happen between two polls (a quick tap while
   the computer thinks) are caught by the pin's edge interrupt and reported
-  as a PRESS, then a RELEASE at the next poll; edges within `debounce_ms` of
-  the last change are bounce and do not count;
+  as a PRESS, then a RELEASE at the next poll; so are a release and a new
+  press between two polls (the same key tapped again while a screen
+  redraws): a RELEASE, then a PRESS at the next poll; edges within
+  `debounce_ms` of the last change are bounce and do not count;
 - directions held for `repeat_delay_ms` repeat every `repeat_ms`;
 - any other button held for `long_ms` reports LONG once, before its RELEASE;
 - a button already down when Buttons starts (held through a reset) reports
@@ -95,7 +97,7 @@ class Buttons:
                     self._changed_at[index] = now
                     wait = self.repeat_delay_ms if self._repeats[index] else self.long_ms
                     self._due[index] = self._clock.ticks_add(now, wait)
-            elif not pressed:
+            elif not pressed or latched:  # latched while still down: released and pressed again since
                 kind = RELEASE
                 self._down[index] = 0
                 self._changed_at[index] = now
