@@ -54,8 +54,7 @@ def board_square(board, square):
 
 
 def make_cases():
-    """(board, anti) pairs: Othello and Anti-Othello, with and without a black hole, 4 to 12 empties, some passes;
-    8x8 and 6x6."""
+    """(board, anti) pairs: Othello and Anti-Othello, with and without a black hole, 4 to 12 empties, some passes."""
     rng = random.Random(20261122)
     cases = []
     for empties in (4, 6, 8, 9, 10):
@@ -70,6 +69,7 @@ def make_cases():
         if board.must_pass():
             cases.append((board, False))
             passes += 1
+    # 6x6, solved inside the 8x8 board as the player solves it
     for empties in (4, 7, 10, 12):
         for anti, hole in ((False, None), (True, None), (False, 8), (True, 27)):
             for _ in range(2):
