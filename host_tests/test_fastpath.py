@@ -30,7 +30,7 @@ def unix(code):
 
 def test_viper_kernel_equals_plain_kernel_on_random_positions():
     out = unix("import fastpath_twins\nfastpath_twins.main(600)\n")
-    assert "twins ok 3000" in out, out
+    assert "twins ok 4200" in out, out
 
 
 def test_twin_check_notices_a_wrong_mask():

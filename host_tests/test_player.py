@@ -6,13 +6,13 @@ import pytest
 
 from othello.board import PASS, Board
 from othello.compat import popcount
-from othello.geometry import geometry
+from othello.geometry import Embedding, geometry
 from othello.kernel import Kernel
 from othello.variant import START_EMPTY, WHITE, Variant
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
-from player.evaluation import SCALARS, PatternEvaluator, _group, weights_file
-from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable
+from player.evaluation import POSITIONAL_VALUES, SCALARS, PatternEvaluator, SquareEvaluator, _group, weights_file
+from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable, square_ranks
 
 
 # ----- references -------------------------------------------------------------
@@ -523,6 +523,56 @@ def test_kernel_evaluation_methods_against_direct_counts(size, hole):
         kernel.cells(0, cells)
         assert list(cells) == [1 if player >> s & 1 else 2 if opponent >> s & 1 else 0 for s in range(size * size)]
         assert 0 <= kernel.hash(0) < 1 << 30 and 0 <= kernel.lock(0) < 1 << 30
+
+
+def test_the_embedding_maps_squares_and_masks_both_ways():
+    embedding = Embedding(6, 1 << 8)  # a black hole on c2
+    assert embedding.geometry == geometry(8, 0xFF818181818181FF | 1 << 19)
+    assert [embedding.board_square(embedding.squares[square]) for square in range(36)] == list(range(36))
+    assert embedding.mask(1 | 1 << 35) == 1 << 9 | 1 << 54  # a1 and f6 are b2 and g7 inside 8x8
+    assert geometry(8).corner_x == tuple((1 << corner, 1 << x) for corner, x in ((0, 9), (7, 14), (56, 49), (63, 54)))
+    assert embedding.geometry.corner_x == tuple((1 << corner, 1 << x) for corner, x in ((9, 18), (14, 21), (49, 42),
+                                                                                          (54, 45)))
+    for size in (8, 10, 7):
+        with pytest.raises(ValueError, match="smaller than 8x8"):
+            Embedding(size)
+
+
+@pytest.mark.parametrize("variant", [Variant(size=6), Variant(size=6, anti=True), Variant(size=6, black_hole=27)],
+                         ids=("othello", "anti", "hole"))
+def test_a_6x6_board_inside_the_8x8_one_is_evaluated_and_searched_as_itself(variant):
+    """The player searches 6x6 inside the 8x8 bit board (player.engine): every feature, both evaluations, the
+    move order's ranks and a search's score and move are the 6x6 board's own."""
+    rng = random.Random(9)
+    anti = variant.anti
+    embedding = Embedding(6, variant.blocked_mask())
+    own, inside = Kernel(geometry(6, variant.blocked_mask()), 16), Kernel(embedding.geometry, 16)
+    own_ranks, inside_ranks = square_ranks(own.geometry), square_ranks(inside.geometry)
+    assert [inside_ranks[embedding.squares[square]] for square in range(36)] == list(own_ranks)
+    evaluators = ((PatternEvaluator(6, anti), PatternEvaluator(6, anti, embedding=embedding)),
+                  (SquareEvaluator(6, POSITIONAL_VALUES, 4, anti), SquareEvaluator(6, POSITIONAL_VALUES, 4, anti, embedding)))
+    own_features, inside_features = [0] * 7, [0] * 7
+    for trial in range(24):
+        board = random_board(rng, rng.randrange(4, 31), variant)
+        player, opponent = board.player_discs(), board.opponent_discs()
+        own.set_root(player, opponent)
+        inside.set_root(embedding.mask(player), embedding.mask(opponent))
+        own.features(0, own_features)
+        inside.features(0, inside_features)
+        assert own_features == inside_features, board.position()
+        for plain, embedded in evaluators:
+            assert plain.evaluate(own, 0) == embedded.evaluate(inside, 0), board.position()
+        if trial % 3 == 0 and board.legal_moves():
+            results = []
+            for kernel, evaluator, square_of in ((own, evaluators[0][0], int),
+                                                 (inside, evaluators[0][1], embedding.board_square)):
+                searcher = Searcher(kernel, TranspositionTable(12), anti)
+                searcher.evaluator = evaluator
+                searcher.set_root(*kernel.position(0))
+                searcher.start()
+                searcher.iterate(4)
+                results.append((square_of(searcher.best_square), searcher.best_score))
+            assert results[0] == results[1], board.position()
 
 
 def test_hash_and_lock_tell_positions_apart():

@@ -226,7 +226,7 @@ def test_the_written_weight_file_scores_as_the_fit_predicts(tmp_path, capsys, na
     if size == 8:
         import gen_viper
 
-        assert gen_viper.read_layout(weights.read_bytes())[1] == PatternEvaluator(8).layout
+        assert gen_viper.read_layout(weights.read_bytes(), str(weights))[1] == PatternEvaluator(8).layout
 
 
 def test_a_yardstick_that_cannot_be_read_is_said_plainly(tmp_path, capsys):

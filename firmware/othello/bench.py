@@ -28,11 +28,12 @@ from othello.perft import perft
 ALLOCATION_SAMPLE_STEP = 8  # every 8th position: 30 of the 240, across all stages of the game
 
 
-def sample_positions(games=4, seed=1):
-    """(player, opponent, legal squares) for every position of `games` fixed pseudo-random games."""
+def sample_positions(games=4, seed=1, variant=None):
+    """(player, opponent, legal squares) for every position of `games` fixed pseudo-random games (of `variant`,
+    standard Othello without one)."""
     out = []
     for _ in range(games):
-        board = Board()
+        board = Board(variant)
         while not board.is_game_over():
             squares = board.legal_squares()
             if not squares:

@@ -62,7 +62,20 @@ class Geometry:
             | (1 << (half * n + half - 1))
             | (1 << (half * n + half))
         )
-        self.corners = 1 | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
+        # The board the discs play on is the box of rows and columns that hold a playable square: the
+        # whole board, or a smaller one inside it whose surrounding squares are blocked (Embedding).
+        # Its corners and their X-squares (the square diagonally inward), in the order a1, h1, a8, h8.
+        rows = [row for row in range(n) if (self.playable >> (row * n)) & ((1 << n) - 1)]
+        first, last = rows[0], rows[-1]
+        self.box = (first, last)  # its first and last row, and column: a smaller board sits in the middle
+        corner_x = []
+        for row, inward in ((first, 1), (last, -1)):
+            for column, step in ((first, 1), (last, -1)):
+                corner_x.append((1 << (row * n + column), 1 << ((row + inward) * n + column + step)))
+        self.corner_x = tuple(corner_x)
+        self.corners = 0
+        for corner, _ in corner_x:
+            self.corners |= corner
 
         playable = self.playable
         south, south_east, south_west = n, n + 1, n - 1
@@ -264,3 +277,48 @@ def geometry(size=8, blocked=0):
     if found is None:
         found = _GEOMETRIES[key] = Geometry(size, blocked)
     return found
+
+
+EMBEDDED_SIZE = 8  # the board that the fast path's bit boards (two 32-bit words) hold
+
+
+class Embedding:
+    """A smaller board inside the 8x8 bit board, so that the 8x8 fast path plays it too.
+
+    The board sits in the middle, `inset` rows and columns in: its square
+    r * size + c is the 8x8 square (r + inset) * 8 + c + inset, and the
+    squares around it are blocked as the black hole is (`geometry`: no disc
+    ever stands there, no move lands there, every line stops there). So the
+    moves, flips, mobility, potential mobility and disc counts of a position
+    are the board's; the corners and X-squares are the smaller board's
+    (Geometry.corner_x, from the playable box). The player searches a 6x6
+    game this way on every interpreter (player.engine), so the device and a
+    host replay search the same bit boards, table slots and all.
+    """
+
+    def __init__(self, size, blocked=0):
+        if size >= EMBEDDED_SIZE or size % 2:
+            raise ValueError("only an even board smaller than 8x8 fits inside it, not %dx%d" % (size, size))
+        self.size = size
+        self.inset = (EMBEDDED_SIZE - size) // 2
+        # each square's 8x8 square
+        self.squares = bytes((row + self.inset) * EMBEDDED_SIZE + column + self.inset
+                             for row in range(size) for column in range(size))
+        outside = ((1 << EMBEDDED_SIZE * EMBEDDED_SIZE) - 1) ^ self.mask((1 << size * size) - 1)
+        self.geometry = geometry(EMBEDDED_SIZE, outside | self.mask(blocked))
+
+    def mask(self, board_mask):
+        """The 8x8 mask of a mask of the board's squares."""
+        out = 0
+        square = 0
+        while board_mask:
+            if board_mask & 1:
+                out |= 1 << self.squares[square]
+            board_mask >>= 1
+            square += 1
+        return out
+
+    def board_square(self, square):
+        """The board's square of an 8x8 square inside it."""
+        row, column = divmod(square, EMBEDDED_SIZE)
+        return (row - self.inset) * self.size + column - self.inset

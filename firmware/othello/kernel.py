@@ -45,13 +45,7 @@ class Kernel:
             column_a |= 1 << (row * n)
         self._not_column_a = geometry.full ^ column_a
         self._not_last_column = geometry.full ^ (column_a << (n - 1))
-        last = n * n - 1
-        self._corner_x = (
-            (1, 1 << (n + 1)),
-            (1 << (n - 1), 1 << (2 * n - 2)),
-            (1 << (last - n + 1), 1 << (last - 2 * n + 2)),
-            (1 << last, 1 << (last - n - 1)),
-        )
+        self._corner_x = geometry.corner_x  # the playable board's: a 6x6 board inside the 8x8 one has its own
         self._words = (n * n + 31) // 32
 
     def set_root(self, player, opponent):

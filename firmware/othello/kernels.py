@@ -2,8 +2,9 @@
 
 The plain kernel (kernel.py) is the reference and the one CPython uses. The
 device fast path (kernel_viper.py) is chosen where viper code runs and the
-board shape is one it handles (8x8, with or without a black hole); every
-search goes through make_kernel().
+board shape is one it handles (8x8, with or without a black hole, and a 6x6
+board inside it, othello.geometry.Embedding, as the player searches 6x6);
+every search goes through make_kernel().
 
 Viper is a compile-time feature. On CPython kernel_viper refuses to import
 (ImportError: a `micropython` stub package may be installed there, but viper

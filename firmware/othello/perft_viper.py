@@ -35,7 +35,8 @@ _G_INNER = const(6)  # 0x7E7E7E7E: columns b-g, where a run with an east-west pa
 _G_LEGAL = const(7)  # lo, hi: the mask _legal() computed last
 _G_HASH = const(9)  # 4 multipliers of Kernel.hash(), then 4 of Kernel.lock()
 _G_LOCK = const(13)
-_G_SIZE = const(17)
+_G_CORNER_X = const(17)  # Geometry.corner_x, a corner and its X-square each: two in the low word, two in the high
+_G_SIZE = const(25)
 
 
 def perft(kernel, depth):

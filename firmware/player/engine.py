@@ -4,6 +4,12 @@ The machinery (kernel, transposition table, searcher, evaluators) is built
 once for a kind of board and kept while the kind stays the same, so a game
 allocates it once; a different size, black hole or Anti-Othello builds it anew
 (the old one is dropped first, so two never take the heap together).
+
+A 6x6 board is searched inside the 8x8 one (othello.geometry.Embedding), on
+every interpreter: the device's viper kernel, search and solver are made for
+8x8 bit boards, and a host replays the device's 6x6 moves only if it searches
+the same bit boards (the table's slots come from them). The engine puts the
+root position in (Engine.root) and each chosen square back (Engine.board_square).
 """
 
 import gc
@@ -11,7 +17,7 @@ import sys
 
 from othello.board import PASS
 from othello.compat import release_module, ticks_add, ticks_diff, ticks_ms
-from othello.geometry import geometry
+from othello.geometry import EMBEDDED_SIZE, Embedding, geometry
 from othello.kernels import make_kernel
 from othello.notation import square_name
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
@@ -114,7 +120,14 @@ class Engine:
         self.key = (variant.size, variant.blocked_mask(), variant.anti)
         self.size = variant.size
         self.anti = variant.anti
-        self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
+        # the smaller board inside the 8x8 one, or None: the kernel plays the board itself
+        self.embedding = Embedding(variant.size, variant.blocked_mask()) if variant.size < EMBEDDED_SIZE else None
+        if self.embedding is None:
+            self.kernel = make_kernel(geometry(variant.size, variant.blocked_mask()), MAX_PLY)
+            self.midgame_module = "player.search_viper"
+        else:
+            self.kernel = make_kernel(self.embedding.geometry, MAX_PLY)
+            self.midgame_module = "player.search_viper6"  # its leaves evaluate the 6x6 weight files' patterns
         self.table = TranspositionTable(TABLE_BITS)
         self.searcher = Searcher(self.kernel, self.table, variant.anti)
         self.fast_solver = None
@@ -128,9 +141,9 @@ class Engine:
         Where the heap has no room for its code, the plain search serves (and the next call tries again)."""
         if self.searcher.fast is None and self.kernel.name == "viper":
             self.fast_solver = None
-            _let_go("player.endgame_viper")
+            _let_go_but(self.midgame_module)
             try:
-                self.searcher.fast = _fast_midgame(self.searcher)
+                self.searcher.fast = _fast_midgame(self.searcher, self.midgame_module)
             except MemoryError:  # its code needs one free block of ~20 KB: the plain search plays the same moves, slower
                 self.searcher.fast = None
 
@@ -140,20 +153,35 @@ class Engine:
         None also where the heap has no room for its code: the plain solver serves then."""
         if self.fast_solver is None and self.kernel.name == "viper":
             self.searcher.fast = None
-            _let_go("player.search_viper")
+            _let_go_but(SOLVER_MODULE)
             try:
                 self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
             except MemoryError:  # as above: the plain solver solves, within the same deadline
                 self.fast_solver = None
         return self.fast_solver
 
+    def root(self, board):
+        """The board's position in the kernel's squares: (discs to move, other discs)."""
+        if self.embedding is None:
+            return board.player_discs(), board.opponent_discs()
+        return self.embedding.mask(board.player_discs()), self.embedding.mask(board.opponent_discs())
+
+    def board_square(self, square):
+        """The board's square of a kernel square (PASS stays PASS)."""
+        if self.embedding is None or square == PASS:
+            return square
+        return self.embedding.board_square(square)
+
     def book_for(self, board):
         """The opening book's module while `board` may be in the book, else None.
 
         Past the book's deepest position the module is let go (on the Pico its
         code is in the heap): a game needs it again only after a take back, and
-        the next game's opening imports it anew.
+        the next game's opening imports it anew. A board searched inside the
+        8x8 one has no book: the book's keys are hashes of the board's own bits.
         """
+        if self.embedding is not None:
+            return None
         discs = board.count(0) + board.count(1)
         if self.book_discs is None or discs <= self.book_discs:
             from player import book
@@ -169,24 +197,34 @@ class Engine:
         found = self._evaluators.get(style)
         if found is None:
             if style == STYLE_GREEDY:
-                found = SquareEvaluator(self.size, GREEDY_VALUES, DISC, self.anti)
+                found = SquareEvaluator(self.size, GREEDY_VALUES, DISC, self.anti, self.embedding)
             elif style == STYLE_POSITIONAL:
-                found = SquareEvaluator(self.size, POSITIONAL_VALUES, DISC // 4, self.anti)
+                found = SquareEvaluator(self.size, POSITIONAL_VALUES, DISC // 4, self.anti, self.embedding)
             else:
-                found = PatternEvaluator(self.size, self.anti)
+                found = PatternEvaluator(self.size, self.anti, embedding=self.embedding)
             self._evaluators[style] = found
         return found
 
 
-def _let_go(module):
-    """Release one fast path's module and collect at once, so that the other finds its room."""
-    if module in sys.modules:
-        release_module(module)
+SOLVER_MODULE = "player.endgame_viper"
+# the viper fast paths' modules: the engine keeps one of them in the heap at a time (a game on another
+# board may have left the other midgame search's)
+FAST_MODULES = ("player.search_viper", "player.search_viper6", SOLVER_MODULE)
+
+
+def _let_go_but(module):
+    """Release every fast path's module but `module` and collect at once, so that it finds its room."""
+    released = False
+    for name in FAST_MODULES:
+        if name != module and name in sys.modules:
+            release_module(name)
+            released = True
+    if released:
         gc.collect()
 
 
 def _fast_solver(board_geometry, table):
-    """The viper endgame solver (where viper runs and the board is 8x8).
+    """The viper endgame solver (where viper runs and the board is 8x8, or 6x6 inside it).
 
     It gives the same scores as Searcher._solve (host_tests check the two
     against each other), about 20 times faster on the Pico. It keeps its
@@ -198,11 +236,11 @@ def _fast_solver(board_geometry, table):
     return ViperSolver(board_geometry, SOLVER_EMPTIES, SOLVER_TABLE_BITS, table)
 
 
-def _fast_midgame(searcher):
-    """The viper midgame search for `searcher` (over a viper kernel): its _pvs again, score, move and nodes."""
-    from player.search_viper import ViperMidgame
-
-    return ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
+def _fast_midgame(searcher, module):
+    """The viper midgame search of `module` for `searcher` (over a viper kernel): its _pvs again, score,
+    move and nodes."""
+    __import__(module)
+    return sys.modules[module].ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
 
 
 _engine = [None]
@@ -269,11 +307,13 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
         if found is not None:
             return finish(found[0], found[1], False, 0, 0, True)
 
-    count = searcher.set_root(board.player_discs(), board.opponent_discs())
+    # From here on the squares are the kernel's (a 6x6 board's inside the 8x8 one): board_square() turns them back.
+    player, opponent = engine.root(board)
+    count = searcher.set_root(player, opponent)
     if count <= 1:
         # Nothing to choose: a forced pass or the only move is played at once, without a search.
         square, score, exact = _forced(engine, count)
-        return finish(square, score, exact, 1, 0)
+        return finish(engine.board_square(square), score, exact, 1, 0)
     empties = searcher.root_empties
     nodes = 0
     if empties <= level.exact:
@@ -288,11 +328,11 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
                                                   should_stop)
         solver_nodes = nodes
         if kind == SOLVED:
-            return finish(PASS if square is None else square, score, True, empties, nodes)
+            return finish(PASS if square is None else engine.board_square(square), score, True, empties, nodes)
         if kind == OUTCOME:
             # Win or draw is proven, the margin is not: play the proven move.
-            return finish(square, float(score), False, empties, nodes)
-        count = searcher.set_root(board.player_discs(), board.opponent_discs())
+            return finish(engine.board_square(square), float(score), False, empties, nodes)
+        count = searcher.set_root(player, opponent)
 
     budget = level.nodes if node_limit is None else node_limit
     if empties <= level.exact and node_limit is None:
@@ -307,7 +347,8 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     if noise > 0 and depth:
         square, score = _noisy_choice(searcher, noise, rng)
     exact = searcher.exact_result
-    return finish(square, score // DISC if exact else score / DISC, exact, depth, nodes + searcher.nodes)
+    return finish(engine.board_square(square), score // DISC if exact else score / DISC, exact, depth,
+                  nodes + searcher.nodes)
 
 
 def _forced(engine, count):
@@ -428,5 +469,6 @@ def _placement_value(board, engine):
             if best is None or score > best:
                 best = score
         return best
-    engine.kernel.set_root(board.player_discs(), board.opponent_discs())
+    player, opponent = engine.root(board)
+    engine.kernel.set_root(player, opponent)
     return engine.searcher.evaluator.evaluate(engine.kernel, 0)

@@ -47,9 +47,10 @@ leaves) reaches another phase. The file, version 4, little-endian:
     the scalar weights, SCALARS a phase in 1/256 disc (int16)
     the tables, phase by phase: each pattern's entries in the order above
 
-The viper search (player/search_viper.py) has the shipped 8x8 layout built
-in and evaluates its leaves itself; `layout` (the pattern section's bytes)
-tells it whether a file has that layout.
+The viper search has the shipped layouts built in (player/search_viper.py
+the 8x8 files', search_viper6.py the 6x6 files' inside the 8x8 board) and
+evaluates its leaves itself; `layout` (the pattern section's bytes, squares
+as the evaluator reads them) tells it whether a file has that layout.
 
 Which file serves which board: eval<size>.bin, eval<size>a.bin for
 Anti-Othello (the features are the same, what they are worth is not).
@@ -96,14 +97,20 @@ def _u32(data, at):
 
 
 class PatternEvaluator:
-    """The trained evaluation; `loads` counts the phases' tables read from the file so far."""
+    """The trained evaluation; `loads` counts the phases' tables read from the file so far.
 
-    def __init__(self, size, anti=False, path=None):
+    With an `embedding` (othello.geometry.Embedding) it evaluates the size x
+    size board inside the 8x8 one, as the player searches 6x6: the file's
+    squares are mapped into it as they are read, and `layout` holds them so.
+    """
+
+    def __init__(self, size, anti=False, path=None, embedding=None):
         self.size = size
         self.anti = bool(anti)
         self.squares = size * size
+        self.embedding = embedding
         self.features = [0] * FEATURE_COUNT
-        self.cells = bytearray(self.squares)  # what Kernel.cells writes
+        self.cells = bytearray(embedding.geometry.squares if embedding else self.squares)  # what Kernel.cells writes
         self.header = bytearray(HEADER_SIZE)  # read into at every check of the file
         self.phase_of = bytearray(self.squares + 1)  # empty squares -> phase
         self.weights = array("h", bytes(2 * SCALARS))
@@ -153,7 +160,7 @@ class PatternEvaluator:
         return header[6], header[8], _u32(header, 12)
 
     def _read_layout(self, stream, path, patterns, table_bytes):
-        """The pattern section's bytes; fills self.images."""
+        """The pattern section's bytes (squares in the embedding's numbering, if any); fills self.images."""
         layout = bytearray()
         images = []
         offset = 0
@@ -166,6 +173,8 @@ class PatternEvaluator:
             squares = stream.read(count * places)
             if len(squares) != count * places or (squares and max(squares) >= self.squares):
                 raise ValueError("%s is truncated or damaged" % path)
+            if self.embedding is not None:
+                squares = bytes(self.embedding.squares[square] for square in squares)
             layout += head
             layout += squares
             pairs = 3 ** half * (3 ** half + 1) // 2
@@ -280,10 +289,17 @@ GREEDY_VALUES = (
 
 
 class SquareEvaluator:
-    """Sum of square values of the mover's discs minus the opponent's (negated for Anti-Othello)."""
+    """Sum of square values of the mover's discs minus the opponent's (negated for Anti-Othello).
 
-    def __init__(self, size, values, scale, anti=False):
-        self.weights = square_weights(size, values)
+    With an `embedding`, the values of the size x size board stand on its squares inside the 8x8 one."""
+
+    def __init__(self, size, values, scale, anti=False, embedding=None):
+        weights = square_weights(size, values)
+        if embedding is not None:
+            weights, board_weights = array("h", bytes(2 * embedding.geometry.squares)), weights
+            for square in range(len(board_weights)):
+                weights[embedding.squares[square]] = board_weights[square]
+        self.weights = weights
         self.scale = -scale if anti else scale
 
     def evaluate(self, kernel, ply):

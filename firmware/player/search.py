@@ -107,13 +107,19 @@ class TranspositionTable:
         self.flags[slot] = bound | kind | self.generation
 
 
-def square_ranks(size):
-    """bytearray of each square's static order rank: corners 0, edges 2, inside 3, C-squares 5, X-squares 6."""
+def square_ranks(board_geometry):
+    """bytearray of each square's static order rank: corners 0, edges 2, inside 3, C-squares 5, X-squares 6.
+
+    The ranks are the playable board's (Geometry.box): a 6x6 board inside the 8x8 one ranks its own
+    corners, edges, C- and X-squares (the blocked squares around it never hold a move: their ranks do
+    not matter)."""
+    size = board_geometry.size
+    first, last = board_geometry.box
     ranks = bytearray(size * size)
     for row in range(size):
         for column in range(size):
-            a = min(row, size - 1 - row)
-            b = min(column, size - 1 - column)
+            a = max(min(row - first, last - row), 0)
+            b = max(min(column - first, last - column), 0)
             near, far = min(a, b), max(a, b)
             if near == 0 and far == 0:
                 rank = 0
@@ -137,7 +143,7 @@ class Searcher:
         self.evaluator = None
         squares = kernel.stride
         self.keys = bytearray(len(kernel.move_list))
-        self.rank = square_ranks(kernel.geometry.size)
+        self.rank = square_ranks(kernel.geometry)
         self.root_moves = bytearray(squares)
         self.root_scores = array("h", bytes(2 * squares))
         self.pending_scores = array("h", bytes(2 * squares))

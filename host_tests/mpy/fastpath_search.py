@@ -1,31 +1,38 @@
-"""The viper midgame search (player/search_viper.py) against Searcher._pvs, run under the MicroPython unix port.
+"""The viper midgame search (player/search_viper.py, search_viper6.py) against Searcher._pvs, run under the
+MicroPython unix port.
 
 Both searchers get the same position, evaluator and limits; every iteration's
 result must be the same: depth, best move and score, every root move's score,
-and the node count (host_tests/test_fastpath_search.py drives this).
+and the node count (host_tests/test_fastpath_search.py drives this). A 6x6
+position is searched as the player searches it, inside the 8x8 board
+(othello.geometry.Embedding), by search_viper6's ViperMidgame.
 """
 
 import gc
+import sys
 
-from othello.geometry import geometry
+from othello.geometry import Embedding, geometry
 from othello.kernel import Kernel
 from othello.kernel_viper import ViperKernel
 from player.evaluation import PatternEvaluator
 from player.search import Searcher, TranspositionTable
-from player.search_viper import ViperMidgame
 
 MAX_PLY = 32
 
 
-def _searchers(blocked, anti, edges):
-    g = geometry(8, blocked)
-    evaluator = PatternEvaluator(8, anti) if edges else PatternEvaluator(8, anti, path="/no/such/file.bin")
+def _searchers(size, blocked, anti, edges):
+    """The plain and the fast searcher, and the embedding of a board smaller than 8x8 (None for 8x8)."""
+    embedding = Embedding(size, blocked) if size < 8 else None
+    g = embedding.geometry if embedding else geometry(8, blocked)
+    evaluator = PatternEvaluator(size, anti, None if edges else "/no/such/file.bin", embedding)
+    module = "player.search_viper6" if embedding else "player.search_viper"
+    __import__(module)
     plain = Searcher(Kernel(g, MAX_PLY), TranspositionTable(10), anti)
     fast = Searcher(ViperKernel(g, MAX_PLY), TranspositionTable(10), anti)
-    fast.fast = ViperMidgame(fast.kernel, fast.table, fast.rank)
+    fast.fast = sys.modules[module].ViperMidgame(fast.kernel, fast.table, fast.rank)
     plain.evaluator = evaluator
     fast.evaluator = evaluator
-    return plain, fast
+    return plain, fast, embedding
 
 
 def _run(searcher, player, opponent, max_depth, node_limit, margin):
@@ -37,15 +44,18 @@ def _run(searcher, player, opponent, max_depth, node_limit, margin):
 
 
 def compare_all(cases):
-    """cases: (blocked, player, opponent, anti, max_depth, node_limit, margin, edges); prints 'case <i> <result>'."""
+    """cases: (blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size), the masks in the
+    size x size board's squares; prints 'case <i> <result>'."""
     key = searchers = None
-    for i, (blocked, player, opponent, anti, max_depth, node_limit, margin, edges) in enumerate(cases):
-        if (blocked, anti, edges) != key:
-            key = (blocked, anti, edges)
+    for i, (blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size) in enumerate(cases):
+        if (blocked, anti, edges, size) != key:
+            key = (blocked, anti, edges, size)
             searchers = None  # one pair at a time: two pairs do not fit the Pico's heap
             gc.collect()
-            searchers = _searchers(blocked, anti, edges)
-        plain, fast = searchers
+            searchers = _searchers(size, blocked, anti, edges)
+        plain, fast, embedding = searchers
+        if embedding is not None:
+            player, opponent = embedding.mask(player), embedding.mask(opponent)
         a = _run(plain, player, opponent, max_depth, node_limit, margin)
         b = _run(fast, player, opponent, max_depth, node_limit, margin)
         assert a == b, "case %d: plain %r, viper %r" % (i, a, b)

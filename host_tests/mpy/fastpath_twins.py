@@ -7,7 +7,7 @@ the first difference raises AssertionError naming the method, ply and position.
 import random
 from array import array
 
-from othello.geometry import geometry
+from othello.geometry import Embedding, geometry
 from othello.kernel import Kernel
 from othello.kernel_tables import FEATURE_COUNT
 from othello.kernel_viper import ViperKernel
@@ -133,10 +133,15 @@ def check_methods():
     assert not unchecked, "fastpath_twins does not compare %s yet" % ", ".join(unchecked)
 
 
+# the 6x6 board inside the 8x8 one (its ring blocked), and with a black hole on c2 too
+SIX = Embedding(6).geometry.blocked
+SIX_HOLE = Embedding(6, 1 << 2).geometry.blocked
+
+
 def main(positions):
     check_methods()
     total = 0
-    for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4), (1 << 18, 5)):
+    for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4), (1 << 18, 5), (SIX, 6), (SIX_HOLE, 7)):
         total += check_shape(blocked, positions, seed)
         print("shape blocked=%#x ok" % blocked)
     print("twins ok", total)
