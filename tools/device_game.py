@@ -4,7 +4,7 @@ Run on the emulated Pico (docs/DEVICE_SPEED.md says how) or on a real one with
 `mpremote mount firmware run tools/device_game.py`. LEVEL plays both sides from the start, with
 rng_seed = the ply, so a rerun plays the same game. Prints `move <ply> <move> <depth> <nodes> <ms>
 <exact> <free heap after a collection>` per move and at the end `game_over <black> <white> worst_ms
-<ms> lowest_free <bytes>`.
+<ms> lowest_free <bytes>`. tools/device_game6.py plays 6x6 games with it (`--lib tools/device_game.py`).
 """
 
 import gc
@@ -17,16 +17,17 @@ import player
 LEVEL = 8
 
 
-def main():
-    player.prepare(Variant())
+def main(variant=None, level=LEVEL):
+    variant = Variant() if variant is None else variant
+    player.prepare(variant)
     gc.collect()
     lowest = gc.mem_free()
     print("free_after_prepare", lowest)
-    board = Board()
+    board = Board(variant)
     worst = 0
     ply = 0
     while not board.is_game_over():
-        decision = player.think(board, LEVEL, rng_seed=ply)
+        decision = player.think(board, level, rng_seed=ply)
         if decision.square == PASS:
             board.pass_turn()
         else:
@@ -41,4 +42,5 @@ def main():
     print("game_over", board.count(0), board.count(1), "worst_ms", worst, "lowest_free", lowest)
 
 
-main()
+if __name__ == "__main__":
+    main()

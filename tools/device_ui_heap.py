@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The lowest free heap of a whole top-level game through the UI, on the emulated Pico.
 
-    .venv/bin/python tools/device_ui_heap.py [--level 8] [--period-ms 100]
+    .venv/bin/python tools/device_ui_heap.py [--level 8] [--period-ms 100] [--size 6] [--anti]
 
 Powers up the `make flash` build through main.py (tools/pico_emulator.py) and starts a Computer demo
-with --level on both sides from the main menu with the buttons: the game screen, the player and the
+with --level on both sides from the main menu with the buttons (on a --size board, Anti-Othello with
+--anti: the settings file on the flash says so before power-up): the game screen, the player and the
 saves as in a game against the computer, with a search on every move. A machine.Timer, set up before
 main.py's own code runs, collects garbage every --period-ms of device time and keeps the lowest
 gc.mem_free() it sees; its callback runs between bytecodes, so it samples a search at its root (the
@@ -23,6 +24,9 @@ sys.path.insert(0, str(TOOLS))
 
 import pico_emulator  # noqa: E402
 from othello.game import Game  # noqa: E402
+from player.levels import LEVELS  # noqa: E402
+from ui import settings  # noqa: E402
+from ui.store import SETTINGS  # noqa: E402
 
 BOARD = "pico_breadboard_i2c"
 SAMPLER = """import gc
@@ -57,9 +61,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", type=int, default=8, choices=range(1, 9), metavar="1-8")
     parser.add_argument("--period-ms", type=int, default=100, help="device ms between heap samples")
+    parser.add_argument("--size", type=int, default=8, choices=settings.CHOICES["size"], help="the board")
+    parser.add_argument("--anti", action="store_true", help="Anti-Othello")
     args = parser.parse_args()
     files = pico_emulator.build_files(BOARD)
     files["/main.py"] = (SAMPLER % args.period_ms).encode() + files["/main.py"]
+    chosen = dict(settings.defaults(len(LEVELS)), size=args.size, anti=args.anti)
+    files["/%s/%s" % (pico_emulator.STORAGE_ROOT, SETTINGS)] = json.dumps(chosen).encode()
     with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
         pico.power_on()
         pico.run_for(3000)  # the main menu is ready 1.5 s after power-up

@@ -34,11 +34,17 @@ STYLE_PATTERN = "pattern"
 # The level budgets are these rates times each level's time (docs/BENCHMARKS.md,
 # "Computer player", has the measurements):
 # - midgame search nodes per second on the Pico with the viper search
-#   (player/search_viper.py): the top level measured ~15,800 on the emulated
-#   Pico (docs/DEVICE_SPEED.md, tools/device_search.py); the levels count
-#   less (late-midgame positions run slower), so the node budget, not the
-#   deadline, ends a search and a host replay of the level plays the device's move;
-DEVICE_SEARCH_NODES_PER_S = 7900
+#   (player/search_viper.py), after a fixed cost per move: on the emulated
+#   Pico a level-5 move of 3,160 nodes took 360-375 ms and a level-8 move of
+#   19,750 nodes 1,472-1,525 ms (docs/DEVICE_SPEED.md, tools/device_search.py),
+#   about 150 ms (the phase's tables read from flash, the root's move list,
+#   the table's reset) plus 14,700 nodes/s. The levels count the time after
+#   SEARCH_OVERHEAD_MS at a lower rate, for the late-midgame positions that
+#   run slower and real Picos up to 9% slower than the emulation, so the node
+#   budget, not the deadline, ends a search and a host replay of the level
+#   plays the device's move;
+SEARCH_OVERHEAD_MS = 100
+DEVICE_SEARCH_NODES_PER_S = 8300
 # - the Pico solves endgames with the viper solver (player/endgame_viper.py):
 #   28,495 to 43,940 nodes per second on 14 empties from play on the emulated
 #   Pico, 35,737 over the set (docs/DEVICE_SPEED.md, tools/device_endgame.py),
@@ -80,9 +86,14 @@ class Level:
         return "Level(%s)" % self.describe()
 
 
+def search_nodes(time_ms):
+    """The midgame nodes the Pico's viper search does in `time_ms`, counted low (see the rates above)."""
+    return (time_ms - SEARCH_OVERHEAD_MS) * DEVICE_SEARCH_NODES_PER_S // 1000
+
+
 def _level(number, name, seconds, max_depth, exact, style, noise, book):
     time_ms = int(seconds * 1000 + 0.5)
-    nodes = time_ms * DEVICE_SEARCH_NODES_PER_S // 1000
+    nodes = search_nodes(time_ms)
     solve_nodes = time_ms * SOLVE_SHARE * DEVICE_SOLVE_NODES_PER_S // 100000
     return Level(number, name, time_ms, nodes, max_depth, exact, solve_nodes, style, noise, book)
 
@@ -114,6 +125,6 @@ def hint_level(time_ms=None):
     for level in LEVELS:
         if level.time_ms <= time_ms:
             exact = level.exact
-    nodes = max(1, min(top.nodes, time_ms * DEVICE_SEARCH_NODES_PER_S // 1000))
+    nodes = max(1, min(top.nodes, search_nodes(time_ms)))
     solve_nodes = max(1, min(top.solve_nodes, time_ms * SOLVE_SHARE * DEVICE_SOLVE_NODES_PER_S // 100000))
     return Level(0, "Hint", time_ms, nodes, top.max_depth, exact, solve_nodes, STYLE_PATTERN, 0.0, 0.0)
