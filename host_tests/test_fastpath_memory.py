@@ -60,13 +60,14 @@ def test_top_level_game_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
     assert figures["peak_live"] < 150 * 1024, figures
 
 
-def test_top_level_game_through_the_ui_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
-    """The issue's budget with the UI (the App on host_tests/ui_fakes' device, the level's own node budget),
-    on this 64-bit port whose 8-byte words make the same objects take about 1.4 times the Pico's heap:
-    games pass down to 188K today. The peak, sampled in the search, is about 183-185 KB (its call frames
-    included, which MicroPython puts on the C stack when the heap has no room for them), in the endgame:
-    the engine holds the viper solver there and the viper midgame search before (player.engine), never
-    both (with both, from the viper search's arrival to this change, the game needed 208K)."""
-    done, figures = play_game(compiled_firmware, "192K", through_ui=True, tmp_path=tmp_path)
+def test_top_level_game_through_the_ui_fits_224k_on_the_unix_port(compiled_firmware, tmp_path):
+    """The App on host_tests/ui_fakes' device with the level's own node budget, on this 64-bit port whose
+    8-byte words make the same objects take about 1.4 times the Pico's heap: games pass down to 208K today,
+    the peak about 205 KB (sampled in the search, its call frames included, which MicroPython puts on the C
+    stack when the heap has no room for them). Issue 5's 192K held until issue 14's pattern evaluation,
+    whose phase buffer (20,169 bytes; the edge tables were 7.8 KB) issue 14 allows up to 40 KB of tables:
+    its own floor is the emulated Pico's (docs/DEVICE_SPEED.md, "Memory"). The engine holds the viper
+    solver in the endgame and the viper midgame search before (player.engine), never both."""
+    done, figures = play_game(compiled_firmware, "224K", through_ui=True, tmp_path=tmp_path)
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
-    assert figures["peak_live"] < 188 * 1024, figures
+    assert figures["peak_live"] < 212 * 1024, figures

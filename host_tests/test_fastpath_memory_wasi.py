@@ -66,13 +66,15 @@ def test_the_published_build_frees_a_running_heap_frame_and_the_one_run_here_kee
     assert micropython_runner.run_wasm(COLLECTION_IN_A_HEAP_FRAME, heap="1M").strip() == "kept"
 
 
-@pytest.mark.parametrize("heap", ["192K", "112K"])
+@pytest.mark.parametrize("heap", ["192K", "128K"])
 def test_top_level_game_fits_on_the_32_bit_build(monkeypatch, bytecode_firmware, heap):
-    """Engine and player alone need 104K on this build today (83 KB live); the test keeps a margin."""
+    """Engine and player alone: 99 KB live on this build today, and a game plays in 128K. Issue 14's pattern
+    evaluation holds one phase of its tables, a 20,169-byte block (the edge evaluation's were 7.8 KB and a
+    game played in 112K, 83 KB live); issue 14 allows 40 KB of tables (docs/PLAYER.md, "Evaluation")."""
     output = wasi_memory.run_game("spilled", heap, bytecode_firmware, node_limit=NODE_LIMIT)
     assert moves(output) == cpython_game(monkeypatch, 8, NODE_LIMIT)
     figures = wasi_memory.figures(output)
-    assert figures["peak_live"] < 100 * 1024, figures
+    assert figures["peak_live"] < 104 * 1024, figures
 
 
 def test_collections_between_moves_are_safe_on_the_published_build(monkeypatch, bytecode_firmware):
@@ -84,20 +86,22 @@ def test_collections_between_moves_are_safe_on_the_published_build(monkeypatch, 
 
 
 def test_top_level_game_through_the_ui_fits_192k_on_the_32_bit_build(bytecode_firmware):
-    """The issue's budget with the UI (human against level 8, the level's own budget): 131 KB live today,
-    and it runs down to 144K."""
+    """The issue's budget with the UI (human against level 8, the level's own budget): 153 KB live today
+    (131 KB before issue 14's pattern evaluation and its 20,169-byte phase buffer)."""
     output = wasi_memory.run_game("spilled", "192K", bytecode_firmware, ui=True)
     assert "result Result(" in output, output[-2000:]
     figures = wasi_memory.figures(output)
-    assert figures["peak_live"] < 150 * 1024, figures
+    assert figures["peak_live"] < 160 * 1024, figures
 
 
 # ----- the device's own path: main.py, hw.boot() and the real drivers on the simulator's stand-in machine -----
 
 DEVICE_BOARD = "pico_breadboard_i2c"
-# The issue's budget, with the stand-ins' ~18 KB in the same heap as the firmware: three games pass down
-# to 176K and the first ends with MemoryError at 168K (docs/DEVICE_SPEED.md, "Memory").
-DEVICE_HEAP = "192K"
+# Issue 5's budget was 192K, with the stand-ins' ~18 KB in the same heap as the firmware: three games passed
+# down to 176K until issue 14's pattern evaluation (its phase buffer is 20,169 bytes, the edge tables were
+# 7.8 KB; issue 14 allows 40 KB of tables and sets its floor on the emulated Pico): 192K fails in the
+# first game now, 224K plays them (docs/DEVICE_SPEED.md, "Memory").
+DEVICE_HEAP = "224K"
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +123,8 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
     """main.py as the Pico runs it: hw.boot() opens the SSD1306 driver, Buttons, Sound and Storage on the
     stand-in machine, and a scripted human plays the first legal move by pressing the pins against level 8
     (host_tests/mpy/device_memory.py), three games without switching off: the second by Play again, the
-    third from the main menu. Today: ~18 KB for the stand-ins and the driver, ~149 KB for the firmware at
-    its peak (the game on ui_fakes' device: 131 KB in all, ~9 KB of it the fakes and driver).
+    third from the main menu. Today: ~18 KB for the stand-ins and the driver, ~167 KB for the firmware at
+    its peak (the game on ui_fakes' device: 153 KB in all, ~9 KB of it the fakes and driver).
 
     Nothing may pile up from game to game: the heap after each result stays within 3 KB. One game saving
     itself as a string and then as bytes after every move failed here, now and then, for want of a
@@ -129,17 +133,18 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
     assert "games 3" in output, output[-3000:]
     figures = wasi_memory.figures(output)
     assert figures["harness_live"] < 24 * 1024, figures
-    assert firmware_share(figures) < 156 * 1024, figures
+    assert firmware_share(figures) < 176 * 1024, figures
     ends = game_end_heaps(output)
     assert len(ends) == 3 and max(ends) - min(ends) < 3 * 1024, ends
 
 
 def test_power_up_and_three_games_through_the_buttons_on_the_unix_port(compiled_firmware, tmp_path):
-    """The same on the unix port (8-byte words, viper running): 240K is the smallest heap that plays them
-    today (~210 KB of firmware at the peak, ~27 KB of stand-ins; 232K fails in the third game); 256K here."""
+    """The same on the unix port (8-byte words, viper running): 272K plays them today (~233 KB of firmware at
+    the peak, ~27 KB of stand-ins; 240K and ~210 KB before issue 14's pattern evaluation, whose phase buffer
+    is 20,169 bytes, and issue 13's larger solver); 288K here."""
     flash = wasi_memory.device_flash(tmp_path / "flash", compiled_firmware, DEVICE_BOARD)
-    output = wasi_memory.run_device_game("256K", flash, unix=True, games=3)
+    output = wasi_memory.run_device_game("288K", flash, unix=True, games=3)
     assert "games 3" in output, output[-3000:]
-    assert firmware_share(wasi_memory.figures(output)) < 216 * 1024, output[-600:]
+    assert firmware_share(wasi_memory.figures(output)) < 240 * 1024, output[-600:]
     ends = game_end_heaps(output)
     assert len(ends) == 3 and max(ends) - min(ends) < 3 * 1024, ends

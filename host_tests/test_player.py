@@ -431,6 +431,27 @@ def test_evaluation_is_the_same_for_mirror_images():
     assert len(scores) == 1
 
 
+def test_evaluation_takes_its_tables_back_after_letting_them_go():
+    """The engine lets the phase buffer go while the solver works (Engine.solver); the next evaluation
+    takes a buffer again and reads its phase from the file: the same scores as before."""
+    evaluator = PatternEvaluator(8)
+    kernel = Kernel(geometry(8))
+    boards = [midgame_board(seed=seed, plies=plies) for seed, plies in ((1, 12), (2, 30), (3, 44))]
+    scores = []
+    for board in boards:
+        kernel.set_root(board.player_discs(), board.opponent_discs())
+        scores.append(evaluator.evaluate(kernel, 0))
+    loads = evaluator.loads
+    evaluator.release_tables()
+    assert evaluator.table is None
+    again = []
+    for board in boards:
+        kernel.set_root(board.player_discs(), board.opponent_discs())
+        again.append(evaluator.evaluate(kernel, 0))
+    assert again == scores and len(evaluator.table) == evaluator.table_bytes == 20169
+    assert evaluator.loads > loads
+
+
 # ----- the kernel methods the player added ---------------------------------------
 
 

@@ -142,6 +142,9 @@ class Engine:
         if self.searcher.fast is None and self.kernel.name == "viper":
             self.fast_solver = None
             _let_go_but(self.midgame_module)
+            pattern = self._evaluators.get(STYLE_PATTERN)
+            if pattern is not None:
+                pattern.take_tables()  # before the search's code: the evaluation cannot do without them
             try:
                 self.searcher.fast = _fast_midgame(self.searcher, self.midgame_module)
             except MemoryError:  # its code needs one free block of ~20 KB: the plain search plays the same moves, slower
@@ -153,6 +156,9 @@ class Engine:
         None also where the heap has no room for its code: the plain solver serves then."""
         if self.fast_solver is None and self.kernel.name == "viper":
             self.searcher.fast = None
+            pattern = self._evaluators.get(STYLE_PATTERN)
+            if pattern is not None:
+                pattern.release_tables()  # 20 KB on 8x8: with the search's code, room for the solver's
             _let_go_but(SOLVER_MODULE)
             try:
                 self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
@@ -403,6 +409,8 @@ def _solve_stage(engine, count, limit, plain_limit, deadline, now, should_stop):
         except SearchStopped:
             if searcher.outcome is not None and searcher.outcome >= 0:
                 return OUTCOME, searcher.outcome, searcher.outcome_square, searcher.nodes
+            return UNSOLVED, 0, None, searcher.nodes
+        except RuntimeError:  # the Pico's stack: the plain solver recurses a frame an empty square
             return UNSOLVED, 0, None, searcher.nodes
 
     def stop():

@@ -116,7 +116,8 @@ class PatternEvaluator:
         self.weights = array("h", bytes(2 * SCALARS))
         self.layout = b""  # the pattern section of the file
         self.images = ()  # per image: (table offset, H * (H + 1) // 2, fixed, first, second squares)
-        self.table = None  # the current phase's tables, or None without a file
+        self.table = None  # the current phase's tables; None without a file, or let go (release_tables)
+        self.table_bytes = 0  # the size of one phase's tables (0: no tables, the hand-set evaluation)
         self.table_shift = 0  # an entry's byte (minus TABLE_OFFSET) << table_shift is in 1/256 disc
         self.phase = NO_PHASE
         self.loads = 0
@@ -146,7 +147,8 @@ class PatternEvaluator:
             self.tables_at = stream.tell()
             if stream.seek(0, 2) != self.tables_at + phases * table_bytes:
                 raise ValueError("%s is truncated or too long" % path)
-        self.table = bytearray(table_bytes)
+        self.table_bytes = table_bytes
+        self.take_tables()
         return path
 
     def _check_header(self, stream, path):
@@ -194,12 +196,26 @@ class PatternEvaluator:
         for empties in range(len(self.phase_of)):
             self.phase_of[empties] = 0
         self.table = None
+        self.table_bytes = 0
         self.layout = b""
         self.images = ()
 
+    def release_tables(self):
+        """Let the phase buffer go: the endgame solver needs no evaluation, and its code the room (the
+        engine calls this before it loads the solver). The next use_phase takes the buffer again."""
+        self.table = None
+        self.phase = NO_PHASE
+
+    def take_tables(self):
+        """The phase buffer back (MemoryError where the heap has no block for it); a no-op while held."""
+        if self.table is None and self.table_bytes:
+            self.table = bytearray(self.table_bytes)
+            self.phase = NO_PHASE
+
     def use_phase(self, phase):
         """Make `phase`'s tables the current ones (read from the file unless they are already)."""
-        if phase != self.phase and self.table is not None:
+        if phase != self.phase and self.table_bytes:
+            self.take_tables()
             path = self.source
             try:
                 stream = open(path, "rb")
@@ -226,7 +242,7 @@ class PatternEvaluator:
             w[at] * f[0] + w[at + 1] * f[1] + w[at + 2] * f[2] + w[at + 3] * f[3]
             + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (empties & 1) + w[at + 7]
         )
-        if self.table is not None:
+        if self.table_bytes:
             if phase != self.phase:
                 self.use_phase(phase)
             kernel.cells(ply, self.cells)

@@ -179,7 +179,7 @@ class ViperMidgame:
     def handles(self, evaluator):
         """Whether pvs() can stand in for Searcher._pvs with this evaluator: the pattern evaluation, with the
         patterns this module was made for (_LAYOUT) or without tables."""
-        return hasattr(evaluator, "phase_of") and (evaluator.table is None or evaluator.layout == _LAYOUT)
+        return hasattr(evaluator, "phase_of") and (not evaluator.table_bytes or evaluator.layout == _LAYOUT)
 
     def pvs(self, searcher, ply, depth, alpha, beta):
         """Searcher._pvs(ply, depth, alpha, beta) for `searcher`, whose nodes it counts; raises SearchStopped as it does."""
@@ -192,7 +192,7 @@ class ViperMidgame:
         self._weights = evaluator.weights
         self._phase_of = evaluator.phase_of
         cfg[_C_TABLES] = 0
-        if evaluator.table is not None and leaf_empties >= 0:
+        if evaluator.table_bytes and leaf_empties >= 0:
             evaluator.use_phase(evaluator.phase_of[leaf_empties])
             self._tables = evaluator.table
             cfg[_C_TABLES] = 1

@@ -1,0 +1,48 @@
+"""The computer player on 6x6 boards, Othello and Anti-Othello: tools/device_search.py's figures, and its solves.
+
+    .venv/bin/python tools/pico_emulator.py run tools/device_search6.py --lib tools/device_search.py
+    MICROPYPATH=firmware:tools .venv/bin/micropython tools/device_search6.py     # on the host
+
+For each of the two variants (a `variant <name>` line first): device_search.main's `speed` and `level`
+lines on midgame positions of a fixed 6x6 game (plies PLIES, 26 to 17 empty squares), then
+- `solve <ply> <empties> <nodes> <ms> <exact>`: the top level given all the time and solver nodes it needs;
+- `level_solve <n> <ply> <nodes> <solver nodes> <ms> <exact>`: each level from FIRST_LEVEL that solves
+  there, with its own budgets and time; `level_solve_max_ms <n> <ms> <time_ms>`.
+"""
+
+from device_search import FIRST_LEVEL, board_at, main
+from othello.bench import sample_positions
+from othello.variant import Variant
+
+import player
+from player.levels import LEVELS
+
+PLIES = (6, 9, 12, 15)
+SOLVE_PLIES = (18, 20, 22)  # 14, 12 and 10 empty squares
+UNLIMITED = 10 ** 9
+
+
+def solves(variant):
+    game = sample_positions(1, variant=variant)
+    top = len(LEVELS)
+    for ply in SOLVE_PLIES:
+        board = board_at(game, ply, variant)
+        decision = player.think(board, top, time_limit_ms=600000, rng_seed=1, solve_node_limit=UNLIMITED)
+        print("solve", ply, board.empties(), decision.nodes, decision.elapsed_ms, int(decision.exact))
+    for level in LEVELS[FIRST_LEVEL - 1:]:
+        worst = 0
+        for ply in SOLVE_PLIES:
+            board = board_at(game, ply, variant)
+            if board.empties() > level.exact:
+                continue
+            decision = player.think(board, level.number, rng_seed=1)
+            print("level_solve", level.number, ply, decision.nodes, decision.solver_nodes, decision.elapsed_ms,
+                  int(decision.exact))
+            worst = max(worst, decision.elapsed_ms)
+        print("level_solve_max_ms", level.number, worst, level.time_ms)
+
+
+for variant in (Variant(size=6), Variant(size=6, anti=True)):
+    print("variant", variant.describe())
+    main(variant, PLIES)
+    solves(variant)
