@@ -21,15 +21,17 @@ from othello.geometry import EMBEDDED_SIZE, Embedding, geometry
 from othello.kernels import make_kernel
 from othello.notation import square_name
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
-from player.levels import LEVELS, PLAIN_SOLVE_PERCENT, SOLVE_SHARE, STYLE_GREEDY, STYLE_PATTERN, STYLE_POSITIONAL
+from player.levels import (LEVELS, PLAIN_SOLVE_PERCENT, REVIEW_EXACT, SOLVE_SHARE, STYLE_GREEDY, STYLE_PATTERN,
+                           STYLE_POSITIONAL)
 from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 
 # The kernel's plies: a pass does not use depth, so a line reaches twice its depth at most; the search
-# stops deepening at MAX_PLY // 2 (16 plies, beyond the top level's node budget) and the levels' solves
-# (14 empties) fit too. Each ply costs 128 bytes of move lists, which the Pico's heap feels.
-MAX_PLY = 32
+# stops deepening at MAX_PLY // 2 (17 plies, beyond the top level's node budget) and the review's solves
+# (16 empties: 16 moves and at most 17 passes) fit too. Each ply costs 128 bytes of move lists, which the
+# Pico's heap feels.
+MAX_PLY = 34
 TABLE_BITS = 10  # 2**10 table entries (9 KB); 2**11 played no better in the level 8 matches (docs/PLAYER.md)
-SOLVER_EMPTIES = max(level.exact for level in LEVELS)  # the viper solver's stacks are made for no more
+SOLVER_EMPTIES = max(REVIEW_EXACT, max(level.exact for level in LEVELS))  # the viper solver's stacks: no more
 # The viper solver keeps its 2**10 entries in the midgame table's locks, scores, moves and depths, 8 KB
 # that the two share as they never run at once (2**9 entries, in the locks alone, searched 6% more nodes
 # on 16 empties from play, 2% more on 14: docs/DEVICE_SPEED.md).

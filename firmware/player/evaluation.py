@@ -64,6 +64,11 @@ from array import array
 
 from othello.kernel_tables import FEATURE_COUNT
 
+try:  # the pattern sum in viper where viper runs; CPython and the WASI build keep PatternEvaluator.pattern_sum
+    from player.evaluation_viper import pattern_sum as viper_pattern_sum
+except (ImportError, SyntaxError):
+    viper_pattern_sum = None
+
 DISC = 16  # evaluation units per disc
 WEIGHT_SHIFT = 4  # sums are in 1/256 disc: >> 4 gives 1/16
 TABLE_OFFSET = 128  # a table entry is stored as value + 128 in one unsigned byte
@@ -246,7 +251,11 @@ class PatternEvaluator:
             if phase != self.phase:
                 self.use_phase(phase)
             kernel.cells(ply, self.cells)
-            score += (self.pattern_sum(self.cells) - TABLE_OFFSET * len(self.images)) << self.table_shift
+            if viper_pattern_sum is None:
+                total = self.pattern_sum(self.cells)
+            else:
+                total = viper_pattern_sum(self.layout, len(self.layout), self.cells, self.table)
+            score += (total - TABLE_OFFSET * len(self.images)) << self.table_shift
         return score >> WEIGHT_SHIFT
 
     def pattern_sum(self, cells):

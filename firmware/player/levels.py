@@ -64,6 +64,12 @@ SOLVE_SHARE = 70
 PLAIN_SOLVE_PERCENT = 165
 
 
+# The post-game review (player/review.py) solves from this many empty squares with its own budget (10 s
+# of device time): the viper solver settles 16-empty positions from play in 4.7 s at the median on the
+# emulated Pico (docs/DEVICE_SPEED.md), so most reviews are exact for the last 15-16 moves.
+REVIEW_EXACT = 16
+
+
 class Level:
     def __init__(self, number, name, time_ms, nodes, max_depth, exact, solve_nodes, style, noise, book):
         self.number = number

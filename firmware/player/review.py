@@ -33,13 +33,13 @@ from othello.notation import parse_square, square_name
 from othello.scoring import disc_difference
 from player import decide
 from player.engine import MAX_TIME_MS
-from player.levels import DEVICE_SOLVE_NODES_PER_S, SOLVE_SHARE, Level, hint_level
+from player.levels import DEVICE_SOLVE_NODES_PER_S, REVIEW_EXACT, SOLVE_SHARE, Level, hint_level
 
 MISTAKE = 4  # discs lost from which a move counts as a mistake
 WORST_LISTED = 3  # the summary lists each side's largest losses, at most this many
 # The device time a judgement may take. The midgame search gets a hint's nodes, at most the top level's
-# (about 1.6 s on the Pico); the solver SOLVE_SHARE of this time in nodes, 140,000: it settles most
-# 14-empty positions from play (25 of 30; docs/DEVICE_SPEED.md, Post-game review), a move's 35,000 13 of them.
+# (about 1.6 s on the Pico); the solver, from REVIEW_EXACT empties (a shorter --time: a hint's), SOLVE_SHARE
+# of this time in nodes, 182,000 (docs/DEVICE_SPEED.md, Post-game review, says how many it settles).
 REVIEW_TIME_MS = 10000
 BOOK_SEED = 1  # the book's ties broken the same way every time
 
@@ -50,7 +50,8 @@ def review_level(time_ms=REVIEW_TIME_MS):
     can wait for an exact result where a move cannot."""
     hint = hint_level(time_ms)
     solve_nodes = max(1, time_ms * SOLVE_SHARE * DEVICE_SOLVE_NODES_PER_S // 100000)
-    return Level(0, "Review", time_ms, hint.nodes, hint.max_depth, hint.exact, solve_nodes, hint.style, hint.noise,
+    exact = REVIEW_EXACT if time_ms >= REVIEW_TIME_MS else hint.exact
+    return Level(0, "Review", time_ms, hint.nodes, hint.max_depth, exact, solve_nodes, hint.style, hint.noise,
                  hint.book)
 
 
