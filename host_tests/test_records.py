@@ -206,6 +206,10 @@ def test_pull_as_ggf_for_other_programs(board, capsys):
     assert len(games) == len(captured.out.splitlines()) == 4
     for (properties, moves), record in zip(games, records[:1] + records[2:]):
         assert properties["GM"] == "Othello"
+        # what NBoard's GGF reader requires of a game (it refuses one without any of these)
+        assert {"GM", "PC", "DT", "PB", "PW", "RB", "RW", "TI", "TY", "RE", "BO"} <= set(properties), properties
+        assert re.fullmatch(r"\d{4}\.\d\d\.\d\d_\d\d:\d\d:\d\d\.UTC", properties["DT"]), properties["DT"]
+        assert float(properties["RB"]) == float(properties["RW"]) == 0
         assert (properties["PB"], properties["PW"]) == tuple(name.replace("[", "(").replace("]", ")")
                                                              for name in record["p"])
         start, game = replay_ggf(properties, moves)

@@ -28,6 +28,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -317,13 +318,16 @@ def push(link, records):
     return len(new), already
 
 
-def ggf(record):
-    """The record as one game of the Generic Game Format of GGS, the Othello server whose games Edax and
-    other programs read (skatgame.net/mburo/ggsa/ggf): `(;` ... `;)` around properties NAME[value]. GM, PC,
-    PB, PW; TY the type (8 for 8x8, an `a` after it for Anti-Othello); RE the result for the first colour
-    (Black) in discs, `:t` when a clock ran out; BO the start: the size, the rows of `-`, `*` (Black) and
-    `O` (White) separated by spaces, then who moves; then each move as B[D3] or W[..], PA for a pass.
-    None for a black-hole game, which GGF cannot hold."""
+def ggf(record, date):
+    """The record as one game of the Generic Game Format of GGS, the Othello server whose games Edax, NBoard
+    and other programs read (skatgame.net/mburo/ggsa/ggf): `(;` ... `;)` around properties NAME[value]. GM,
+    PC, DT (`date`: the board has no clock, so the time the games were pulled), PB, PW; RB and RW the
+    ratings, 0.00 (unrated); TI the clock, 00:00 (the records keep none); TY the type (8 for 8x8, an `a`
+    after it for Anti-Othello); RE the result for the first colour (Black) in discs, `:t` when a clock ran
+    out, `?` for a game not finished; BO the start: the size, the rows of `-`, `*` (Black) and `O` (White)
+    separated by spaces, then who moves; then each move as B[D3] or W[..], PA for a pass. NBoard's reader
+    refuses a game without any of GM, PC, DT, PB, PW, RB, RW, TI, TY, RE and BO. None for a black-hole
+    game, which GGF cannot hold."""
     from othello.board import PASS
 
     variant = Variant.from_dict(record["v"])
@@ -337,12 +341,12 @@ def ggf(record):
     moves = "".join("%s[%s]" % ("BW"[move.colour], "PA" if move.square == PASS else square_name(move.square, size).upper())
                     for move in game.history)
     result = record.get("r")
-    outcome = ""
+    outcome = "?"
     if result is not None:
-        outcome = "RE[%+d.000%s]" % (result[1] - result[2], ":t" if result[3] == END_TIME else "")
-    return "(;GM[Othello]PC[Pocket Othello]PB[%s]PW[%s]%sTY[%d%s]BO[%d %s %s]%s;)" % (
-        ggf_text(record["p"][0]), ggf_text(record["p"][1]), outcome, size, "a" if variant.anti else "", size, rows,
-        "*" if side == "X" else "O", moves)
+        outcome = "%+d.000%s" % (result[1] - result[2], ":t" if result[3] == END_TIME else "")
+    return "(;GM[Othello]PC[Pocket Othello]DT[%s]PB[%s]PW[%s]RB[0.00]RW[0.00]TI[00:00]TY[%d%s]RE[%s]BO[%d %s %s]%s;)" % (
+        date, ggf_text(record["p"][0]), ggf_text(record["p"][1]), size, "a" if variant.anti else "", outcome, size,
+        rows, "*" if side == "X" else "O", moves)
 
 
 def ggf_text(name):
@@ -355,11 +359,12 @@ def pulled_lines(records, as_ggf=False):
     from ui.records import valid_record
 
     lines = []
+    date = time.strftime("%Y.%m.%d_%H:%M:%S.UTC", time.gmtime())  # GGS's form of DT
     for seq, record in enumerate(records, 1):
         try:
             if not (isinstance(record, dict) and valid_record(record)):
                 raise ValueError("not a game record")
-            line = ggf(record) if as_ggf else record_line(record, seq)
+            line = ggf(record, date) if as_ggf else record_line(record, seq)
             if line is None:
                 sys.stderr.write("othello records: game %d has a black hole, which GGF cannot hold: left out\n" % seq)
             else:
