@@ -47,12 +47,14 @@ def check_scores(cases):
     For the emulated Pico, where the plain solver is too slow: the host solves the cases, the device checks
     solve and solve_exact against its scores, and each best move by solving the position after it.
     """
-    solvers = {}
+    key = solver = None
     for i, (blocked, player, opponent, anti, expected) in enumerate(cases):
         g = geometry(8, blocked)
-        solver = solvers.get(blocked)
-        if solver is None:
-            solver = solvers[blocked] = ViperSolver(g)
+        if blocked != key:  # one solver at a time: the Pico's heap does not hold one for every mask
+            key = blocked
+            solver = None
+            gc.collect()
+            solver = ViperSolver(g)
         for exact in (False, True):
             solver.clear_table()
             score, square = solver.solve_exact(player, opponent, anti) if exact else solver.solve(player, opponent, anti)

@@ -11,6 +11,7 @@ position is searched as the player searches it, inside the 8x8 board
 import gc
 import sys
 
+from othello.compat import release_module
 from othello.geometry import Embedding, geometry
 from othello.kernel import Kernel
 from othello.kernel_viper import ViperKernel
@@ -26,6 +27,10 @@ def _searchers(size, blocked, anti, edges):
     g = embedding.geometry if embedding else geometry(8, blocked)
     evaluator = PatternEvaluator(size, anti, None if edges else "/no/such/file.bin", embedding)
     module = "player.search_viper6" if embedding else "player.search_viper"
+    other = "player.search_viper" if embedding else "player.search_viper6"
+    if other in sys.modules:  # the Pico's heap holds one of the two, as the engine does (player.engine)
+        release_module(other)
+        gc.collect()
     __import__(module)
     plain = Searcher(Kernel(g, MAX_PLY), TranspositionTable(10), anti)
     fast = Searcher(ViperKernel(g, MAX_PLY), TranspositionTable(10), anti)
@@ -46,11 +51,11 @@ def _run(searcher, player, opponent, max_depth, node_limit, margin):
 def compare_all(cases):
     """cases: (blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size), the masks in the
     size x size board's squares; prints 'case <i> <result>'."""
-    key = searchers = None
+    key = searchers = plain = fast = None
     for i, (blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size) in enumerate(cases):
         if (blocked, anti, edges, size) != key:
             key = (blocked, anti, edges, size)
-            searchers = None  # one pair at a time: two pairs do not fit the Pico's heap
+            searchers = plain = fast = None  # one pair at a time: two pairs do not fit the Pico's heap
             gc.collect()
             searchers = _searchers(size, blocked, anti, edges)
         plain, fast, embedding = searchers
