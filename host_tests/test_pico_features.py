@@ -10,6 +10,8 @@ in CI (CI=true) they must run. Wall time at load 16 on the 2-core machine (2026-
 
 import json
 import os
+import runpy
+from pathlib import Path
 
 import pytest
 
@@ -124,13 +126,34 @@ def test_the_review_on_the_pico_is_the_hosts_estimates_and_all(tmp_path, capsys)
     on_host = json.loads(path.read_text())[REVIEW]
     settings = dict(VARIANT=Variant().to_dict(), START=start, TRANSCRIPT=transcript, TIME_MS=REVIEW_TIME_MS,
                     CACHED=None)
-    code = "".join("%s = %r\n" % item for item in sorted(settings.items())) + WORKER.read_text()
+    # and afterwards, whether the last judgements (exact, from 16 empties) had the viper solver: its code must
+    # find room in the heap the review's searches left (the plain one counts its nodes its own way)
+    code = ("".join("%s = %r\n" % item for item in sorted(settings.items())) + WORKER.read_text()
+            + "from player.engine import _engine\nprint('viper_solver', _engine[0].fast_solver is not None)\n")
     with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
         pico.enter_raw_repl()
         output = pico.run_script(code)
     on_device = ",".join(line.strip()[4:] for line in output.splitlines() if line.startswith("ply "))
     assert "done" in output and on_device == on_host, (on_device, on_host)
     assert "~" in on_host and "x" in on_host  # estimates and exact losses
+    assert "viper_solver True" in output, output
+
+
+def test_the_review_solves_with_the_viper_solver_after_its_searches_on_the_pico():
+    """Judgements one after another on the emulated Pico (player/review.py): each 12- or 14-empty position
+    solved exactly with the viper solver, whose code must find room where the review's midgame search and
+    the evaluation's buffer were (one block of 31 KB often did not: the plain solver then took seconds)."""
+    endgames = runpy.run_path(str(Path(__file__).parent / "mpy" / "fastpath_positions.py"))["ENDGAMES"]
+    positions = endgames[12][:2] + endgames[14][:2]
+    code = ("from othello.board import Board\nfrom player.engine import _engine\n"
+            "from player.review import judge, review_level\nlevel = review_level()\n"
+            "for text in %r:\n"
+            "    exact = judge(Board.from_position(text), level)[2]\n"
+            "    print('judged', exact, _engine[0].fast_solver is not None)\n" % (positions,))
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        output = pico.run_script(code)
+    assert output.count("judged True True") == len(positions), output
 
 
 def test_records_go_to_the_pico_are_reviewed_there_and_come_back_the_same(tmp_path, capsys):

@@ -432,19 +432,27 @@ def test_evaluation_is_the_same_for_mirror_images():
     assert len(scores) == 1
 
 
-def test_evaluation_takes_its_tables_back_after_letting_them_go():
-    """The engine lets the phase buffer go while the solver works (Engine.solver); the next evaluation
-    takes a buffer again and reads its phase from the file: the same scores as before."""
+def test_evaluation_without_its_buffer_reads_the_file_and_takes_the_buffer_back_when_told():
+    """The engine lets the phase buffer go while the solver works (Engine.solver). An evaluation then (a
+    forced move in the endgame) reads its entries from the file one by one and takes no buffer; a search's
+    use_phase (Engine.midgame_search takes the buffer first) reads the whole phase again: the same scores,
+    at every phase."""
     evaluator = PatternEvaluator(8)
     kernel = Kernel(geometry(8))
-    boards = [midgame_board(seed=seed, plies=plies) for seed, plies in ((1, 12), (2, 30), (3, 44))]
+    boards = [midgame_board(seed=seed, plies=plies) for seed, plies in ((1, 12), (2, 30), (3, 44), (4, 52), (5, 8))]
     scores = []
     for board in boards:
         kernel.set_root(board.player_discs(), board.opponent_discs())
         scores.append(evaluator.evaluate(kernel, 0))
+    assert len({evaluator.phase_of[board.empties()] for board in boards}) >= 4
     loads = evaluator.loads
     evaluator.release_tables()
-    assert evaluator.table is None
+    from_file = []
+    for board in boards:
+        kernel.set_root(board.player_discs(), board.opponent_discs())
+        from_file.append(evaluator.evaluate(kernel, 0))
+    assert from_file == scores and evaluator.table is None and evaluator.loads == loads
+    evaluator.take_tables()
     again = []
     for board in boards:
         kernel.set_root(board.player_discs(), board.opponent_discs())

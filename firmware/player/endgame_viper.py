@@ -13,10 +13,12 @@ the search is fail-soft alpha-beta: a score inside (alpha, beta) is exact, one
 at or outside the window is a bound on that side. `square` is a best move, or
 PASS when the side to move must pass or the game is over.
 
-Why one function: viper has no inlining, and a call per node costs more than
+Why one loop: viper has no inlining, and a call per node costs more than
 the node, so the move generator and the flip walk stand written out in it
 (expanded from tools/gen_viper.py's fragments, which the other viper modules
-share). The search keeps its own stack in preallocated
+share). Only the listing and ordering of a node's moves, which does a node's
+worth of work for each move, is a function of its own (_order_moves), so
+that the machine code comes in two blocks the Pico's heap can place. The search keeps its own stack in preallocated
 arrays (position, window, best score and move list per ply) and allocates
 nothing; it counts nodes and, every _POLL_NODES nodes, checks the node limit
 and calls should_stop() so a long solve can be interrupted.
@@ -92,7 +94,11 @@ _C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
 _C_BY_LINES = const(19)  # 1: the last square's flips are counted along its lines (no black hole to break them)
 _C_DIAGONALS = const(20)  # 15 (lo, hi) masks of the a1-h8 diagonals, by column - row + 7
 _C_ANTI_DIAGONALS = const(50)  # 15 (lo, hi) masks of the a8-h1 diagonals, by column + row
-_C_SIZE = const(80)
+_C_ORDER_PLY = const(80)  # in, for _order_moves: the node's ply
+_C_ORDER_SKIP = const(81)  # the table's move, already searched (or _NO_SQUARE)
+_C_ORDER_FROM = const(82)  # the first list entry to fill (1 when the table's move holds the first)
+_C_SIZE = const(83)
+_ORDER_CUT = const(1024)  # _order_moves returns this + value + _BIAS for a cut-off, else a list's length
 
 # frame words per ply (array 'I'); scores are stored + _BIAS, since the unix
 # port reads ptr32 words zero-extended and would not see a negative number
@@ -220,6 +226,8 @@ class ViperSolver:
         self._table = (memoryview(table.locks)[:slots], memoryview(table.scores)[:slots],
                        memoryview(table.moves)[:slots], memoryview(table.depths)[:slots])
         self._slots = slots
+        # what _order_moves reads, in its order: a tuple's items cost it less than attributes (a call a node)
+        self._ordering = (self._pos, self._frame, self._lists, cfg) + self._table[:3]
         self._should_stop = _never
         self.nodes = 0
 
@@ -336,9 +344,11 @@ class ViperSolver:
         self._should_stop = should_stop or _never
         try:
             _solving[0] = self
+            _ordering[0] = self._ordering
             score = _search() - _BIAS
         finally:
             _solving[0] = None
+            _ordering[0] = None
             self._should_stop = _never  # the solver is kept from move to move, the caller's callback is not
         self.nodes = cfg[_C_NODES]
         if cfg[_C_STOPPED]:
@@ -367,7 +377,416 @@ class _Table:
         self.depths = bytearray(slots)
 
 
+@micropython.viper
+def _order_moves() -> int:
+    """The fastest-first list of _search's node at cfg[_C_ORDER_PLY]: every legal move but the table's,
+    cfg[_C_ORDER_SKIP], from list entry cfg[_C_ORDER_FROM] on, each with its key; returns the list's
+    length, or _ORDER_CUT + the node's value + _BIAS where an enhanced transposition cut-off ends the node
+    (its move then in the frame).
+
+    A function of its own, not part of _search, so that the solver's machine code is two blocks of the
+    heap, not one of 31 KB, which a Pico's heap that a game had cut up often could not find
+    (docs/DEVICE_SPEED.md). A call costs a few microseconds; the node it serves flips, probes and counts
+    replies for each of its moves. Its first three locals are its hottest, as in _search.
+    """
+    xl = uint(0)
+    xh = uint(0)
+    ol = uint(0)
+    buffers = _ordering[0]
+    pos = ptr32(buffers[0])
+    frame = ptr32(buffers[1])
+    lists = ptr8(buffers[2])
+    cfg = ptr32(buffers[3])
+    locks = ptr32(buffers[4])
+    bounds = ptr16(buffers[5])
+    best_moves = ptr8(buffers[6])
+    full = uint(cfg[_C_FULL])
+    m1 = uint(cfg[_C_M1])
+    not_a = uint(cfg[_C_NOT_A])
+    not_h = uint(cfg[_C_NOT_H])
+    inner = uint(cfg[_C_INNER])
+    high_quads = uint(cfg[_C_HIGH_QUADS])
+    corners = uint(cfg[_C_CORNERS])
+    salt = uint(cfg[_C_SALT])
+    table_shift = uint(cfg[_C_TABLE_SHIFT])
+    ply = int(cfg[_C_ORDER_PLY])
+    table_move = int(cfg[_C_ORDER_SKIP])
+    count = int(cfg[_C_ORDER_FROM])
+    at = ply << 2
+    fr = ply << _FRAME_SHIFT
+    ls = _LISTS_AT + (ply << _LIST_SHIFT)
+    pl = uint(pos[at])
+    ph = uint(pos[at + 1])
+    ol = uint(pos[at + 2])
+    oh = uint(pos[at + 3])
+    el = uint(cfg[_C_PLAYABLE]) & ((pl | ol) ^ full)
+    eh = uint(cfg[_C_PLAYABLE + 1]) & ((ph | oh) ^ full)
+    empties = int(frame[fr + _F_EMPTIES])
+    node_odd_l = uint(0)
+    node_odd_h = uint(0)
+    if empties >= 3:
+        parity = int(frame[fr + _F_PARITY])
+        if parity & 1:
+            node_odd_l = uint(0x0F0F0F0F)
+        if parity & 2:
+            node_odd_l |= high_quads
+        if parity & 4:
+            node_odd_h = uint(0x0F0F0F0F)
+        if parity & 8:
+            node_odd_h |= high_quads
+    ml = uint(0)
+    mh = uint(0)
+    rl = ol & inner
+    rh = oh & inner
+    tl = rl & (pl << 1)
+    th = rh & (ph << 1)
+    while tl | th:
+        tl = tl << 1
+        th = th << 1
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    tl = rl & (pl >> 1)
+    th = rh & (ph >> 1)
+    while tl | th:
+        tl = tl >> 1
+        th = th >> 1
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    rl = ol
+    rh = oh
+    tl = rl & (pl << 8)
+    th = rh & ((ph << 8) | (pl >> 24))
+    while tl | th:
+        th = (th << 8) | (tl >> 24)
+        tl = tl << 8
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    tl = rl & ((pl >> 8) | (ph << 24))
+    th = rh & (ph >> 8)
+    while tl | th:
+        tl = (tl >> 8) | (th << 24)
+        th = th >> 8
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    rl = ol & inner
+    rh = oh & inner
+    tl = rl & (pl << 9)
+    th = rh & ((ph << 9) | (pl >> 23))
+    while tl | th:
+        th = (th << 9) | (tl >> 23)
+        tl = tl << 9
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    tl = rl & ((pl >> 9) | (ph << 23))
+    th = rh & (ph >> 9)
+    while tl | th:
+        tl = (tl >> 9) | (th << 23)
+        th = th >> 9
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    rl = ol & inner
+    rh = oh & inner
+    tl = rl & (pl << 7)
+    th = rh & ((ph << 7) | (pl >> 25))
+    while tl | th:
+        th = (th << 7) | (tl >> 25)
+        tl = tl << 7
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    tl = rl & ((pl >> 7) | (ph << 25))
+    th = rh & (ph >> 7)
+    while tl | th:
+        tl = (tl >> 7) | (th << 25)
+        th = th >> 7
+        ml |= tl & el
+        mh |= th & eh
+        tl &= rl
+        th &= rh
+    while ml | mh:
+        if ml:
+            bl = ml & (0 - ml)
+            ml ^= bl
+            bh = uint(0)
+            square = int(lists[((bl * 0x077CB531) & full) >> 27])
+        else:
+            bh = mh & (0 - mh)
+            mh ^= bh
+            bl = uint(0)
+            square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
+        if square == table_move:
+            continue
+        fl = uint(0)
+        fh = uint(0)
+        xl = (bl << 1) & not_a
+        xh = (bh << 1) & not_a
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xl = (xl << 1) & not_a
+                xh = (xh << 1) & not_a
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        xl = (bl >> 1) & not_h
+        xh = (bh >> 1) & not_h
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xl = (xl >> 1) & not_h
+                xh = (xh >> 1) & not_h
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        xl = (bl << 8) & full
+        xh = ((bh << 8) | (bl >> 24)) & full
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xh = ((xh << 8) | (xl >> 24)) & full
+                xl = (xl << 8) & full
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        xl = ((bl >> 8) | (bh << 24)) & full
+        xh = bh >> 8
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xl = ((xl >> 8) | (xh << 24)) & full
+                xh = xh >> 8
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        xl = (bl << 9) & not_a
+        xh = ((bh << 9) | (bl >> 23)) & not_a
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xh = ((xh << 9) | (xl >> 23)) & not_a
+                xl = (xl << 9) & not_a
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        xl = ((bl >> 9) | (bh << 23)) & not_h
+        xh = (bh >> 9) & not_h
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xl = ((xl >> 9) | (xh << 23)) & not_h
+                xh = (xh >> 9) & not_h
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        xl = (bl << 7) & not_h
+        xh = ((bh << 7) | (bl >> 25)) & not_h
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xh = ((xh << 7) | (xl >> 25)) & not_h
+                xl = (xl << 7) & not_h
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        xl = ((bl >> 7) | (bh << 25)) & not_a
+        xh = (bh >> 7) & not_a
+        if (xl & ol) | (xh & oh):
+            rl = uint(0)
+            rh = uint(0)
+            while (xl & ol) | (xh & oh):
+                rl |= xl
+                rh |= xh
+                xl = ((xl >> 7) | (xh << 25)) & not_a
+                xh = (xh >> 7) & not_a
+            if (xl & pl) | (xh & ph):
+                fl |= rl
+                fh |= rh
+        # key: 4 * the opponent's replies, + 0 corner / 2 other, + 0 odd quadrant / 1 even
+        key = 3
+        if (bl & corners & 0xFFFF) | ((bh & corners) >> 16):
+            key = 1
+        if (bl & node_odd_l) | (bh & node_odd_h):
+            key -= 1
+        cl = ol ^ fl
+        ch = oh ^ fh
+        dl = pl | fl | bl
+        dh = ph | fh | bh
+        if empties >= _ETC_EMPTIES:
+            # enhanced transposition cut-off: a child the table knows to be bad enough for
+            # the opponent proves this node's cut at once
+            w = cl ^ (cl >> 16)
+            lock = (w * 0x165667B1) & full
+            w = ch ^ (ch >> 16)
+            lock ^= (w * 0x0D3A2647) & full
+            w = dl ^ (dl >> 16)
+            lock ^= (w * 0x1B3A7F2D) & full
+            w = dh ^ (dh >> 16)
+            lock ^= (w * 0x0C8A4E29) & full
+            lock ^= lock >> 15
+            lock = (lock * 0x1CC9E2D5) & full
+            lock ^= lock >> 13
+            lock = lock >> 2
+            lock ^= salt
+            w = cl ^ (cl >> 16)
+            x = (w * 0x1B873593) & full
+            w = ch ^ (ch >> 16)
+            x ^= (w * 0x0E6546B5) & full
+            w = dl ^ (dl >> 16)
+            x ^= (w * 0x1D2A3A1F) & full
+            w = dh ^ (dh >> 16)
+            x ^= (w * 0x0C2B2AE3) & full
+            x ^= x >> 15
+            x = (x * 0x1CC9E2D5) & full
+            x ^= x >> 13
+            x = x >> 2
+            slot = int(x >> table_shift) & 0x3FFFFFFE
+            x = uint(0)
+            if uint(locks[slot]) == lock:
+                x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
+            elif uint(locks[slot + 1]) == lock:
+                x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
+            if ply and x and 128 - int((x >> 8) & 0xFF) >= int(frame[fr + _F_BETA]) - _BIAS:
+                frame[fr + _F_BEST_MOVE] = square
+                return _ORDER_CUT + _BIAS + 128 - int((x >> 8) & 0xFF)
+        gl = el ^ bl
+        gh = eh ^ bh
+        fl = uint(0)
+        fh = uint(0)
+        rl = dl & inner
+        rh = dh & inner
+        tl = rl & (cl << 1)
+        th = rh & (ch << 1)
+        while tl | th:
+            tl = tl << 1
+            th = th << 1
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        tl = rl & (cl >> 1)
+        th = rh & (ch >> 1)
+        while tl | th:
+            tl = tl >> 1
+            th = th >> 1
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        rl = dl
+        rh = dh
+        tl = rl & (cl << 8)
+        th = rh & ((ch << 8) | (cl >> 24))
+        while tl | th:
+            th = (th << 8) | (tl >> 24)
+            tl = tl << 8
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        tl = rl & ((cl >> 8) | (ch << 24))
+        th = rh & (ch >> 8)
+        while tl | th:
+            tl = (tl >> 8) | (th << 24)
+            th = th >> 8
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        rl = dl & inner
+        rh = dh & inner
+        tl = rl & (cl << 9)
+        th = rh & ((ch << 9) | (cl >> 23))
+        while tl | th:
+            th = (th << 9) | (tl >> 23)
+            tl = tl << 9
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        tl = rl & ((cl >> 9) | (ch << 23))
+        th = rh & (ch >> 9)
+        while tl | th:
+            tl = (tl >> 9) | (th << 23)
+            th = th >> 9
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        rl = dl & inner
+        rh = dh & inner
+        tl = rl & (cl << 7)
+        th = rh & ((ch << 7) | (cl >> 25))
+        while tl | th:
+            th = (th << 7) | (tl >> 25)
+            tl = tl << 7
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        tl = rl & ((cl >> 7) | (ch << 25))
+        th = rh & (ch >> 7)
+        while tl | th:
+            tl = (tl >> 7) | (th << 25)
+            th = th >> 7
+            fl |= tl & gl
+            fh |= th & gh
+            tl &= rl
+            th &= rh
+        # the opponent's replies, a corner counting twice
+        x = (fl & corners & 0xFFFF) | (((fh & corners) >> 16) << 16)
+        corner_replies = 0
+        while x:
+            corner_replies += 1
+            x &= x - 1
+        n = 0
+        fl = fl - ((fl >> 1) & m1)
+        fh = fh - ((fh >> 1) & m1)
+        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+        n = int(((fl * 0x01010101) & full) >> 24)
+        lists[ls + count] = square
+        lists[ls + _LIST_KEYS + count] = key + ((n + corner_replies) << 2)
+        count += 1
+    return count
+
+
 _solving = [None]  # the solver whose _search() runs
+_ordering = [None]  # its buffers, for _order_moves
 
 
 @micropython.viper
@@ -487,7 +906,6 @@ def _search() -> int:
             node_odd_l = uint(0)
             node_odd_h = uint(0)
             if empties >= 3:
-                # the quadrants (4x4 corners of the board) with an odd number of empty squares
                 parity = int(frame[fr + _F_PARITY])
                 if parity & 1:
                     node_odd_l = uint(0x0F0F0F0F)
@@ -1291,360 +1709,16 @@ def _search() -> int:
                     count = 1
                     state |= _STATE_LAZY
                 elif empties >= _SORT_EMPTIES:
-                    # fastest-first: every legal move with the opponent's reply count as its key (after the
-                    # table's move, if it was tried alone)
-                    ml = uint(0)
-                    mh = uint(0)
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 1)
-                    th = rh & (ph << 1)
-                    while tl | th:
-                        tl = tl << 1
-                        th = th << 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & (pl >> 1)
-                    th = rh & (ph >> 1)
-                    while tl | th:
-                        tl = tl >> 1
-                        th = th >> 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol
-                    rh = oh
-                    tl = rl & (pl << 8)
-                    th = rh & ((ph << 8) | (pl >> 24))
-                    while tl | th:
-                        th = (th << 8) | (tl >> 24)
-                        tl = tl << 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 8) | (ph << 24))
-                    th = rh & (ph >> 8)
-                    while tl | th:
-                        tl = (tl >> 8) | (th << 24)
-                        th = th >> 8
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 9)
-                    th = rh & ((ph << 9) | (pl >> 23))
-                    while tl | th:
-                        th = (th << 9) | (tl >> 23)
-                        tl = tl << 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 9) | (ph << 23))
-                    th = rh & (ph >> 9)
-                    while tl | th:
-                        tl = (tl >> 9) | (th << 23)
-                        th = th >> 9
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    rl = ol & inner
-                    rh = oh & inner
-                    tl = rl & (pl << 7)
-                    th = rh & ((ph << 7) | (pl >> 25))
-                    while tl | th:
-                        th = (th << 7) | (tl >> 25)
-                        tl = tl << 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
-                    tl = rl & ((pl >> 7) | (ph << 25))
-                    th = rh & (ph >> 7)
-                    while tl | th:
-                        tl = (tl >> 7) | (th << 25)
-                        th = th >> 7
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
+                    # fastest-first (_order_moves): every legal move with the opponent's reply count as its
+                    # key, after the table's move if it was tried alone
                     state = (state | _STATE_SORTED) & (_STATE_LAZY ^ 255)
-                    count = resort
-                    while ml | mh:
-                        if ml:
-                            bl = ml & (0 - ml)
-                            ml ^= bl
-                            bh = uint(0)
-                            square = int(lists[((bl * 0x077CB531) & full) >> 27])
-                        else:
-                            bh = mh & (0 - mh)
-                            mh ^= bh
-                            bl = uint(0)
-                            square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
-                        if square == table_move:
-                            continue
-                        fl = uint(0)
-                        fh = uint(0)
-                        xl = (bl << 1) & not_a
-                        xh = (bh << 1) & not_a
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl << 1) & not_a
-                                xh = (xh << 1) & not_a
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl >> 1) & not_h
-                        xh = (bh >> 1) & not_h
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl >> 1) & not_h
-                                xh = (xh >> 1) & not_h
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 8) & full
-                        xh = ((bh << 8) | (bl >> 24)) & full
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 8) | (xl >> 24)) & full
-                                xl = (xl << 8) & full
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 8) | (bh << 24)) & full
-                        xh = bh >> 8
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 8) | (xh << 24)) & full
-                                xh = xh >> 8
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 9) & not_a
-                        xh = ((bh << 9) | (bl >> 23)) & not_a
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 9) | (xl >> 23)) & not_a
-                                xl = (xl << 9) & not_a
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 9) | (bh << 23)) & not_h
-                        xh = (bh >> 9) & not_h
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 9) | (xh << 23)) & not_h
-                                xh = (xh >> 9) & not_h
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 7) & not_h
-                        xh = ((bh << 7) | (bl >> 25)) & not_h
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 7) | (xl >> 25)) & not_h
-                                xl = (xl << 7) & not_h
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 7) | (bh << 25)) & not_a
-                        xh = (bh >> 7) & not_a
-                        if (xl & ol) | (xh & oh):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & ol) | (xh & oh):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 7) | (xh << 25)) & not_a
-                                xh = (xh >> 7) & not_a
-                            if (xl & pl) | (xh & ph):
-                                fl |= rl
-                                fh |= rh
-                        # key: 4 * the opponent's replies, + 0 corner / 2 other, + 0 odd quadrant / 1 even
-                        key = 3
-                        if (bl & corners & 0xFFFF) | ((bh & corners) >> 16):
-                            key = 1
-                        if (bl & node_odd_l) | (bh & node_odd_h):
-                            key -= 1
-                        cl = ol ^ fl
-                        ch = oh ^ fh
-                        dl = pl | fl | bl
-                        dh = ph | fh | bh
-                        if empties >= _ETC_EMPTIES:
-                            # enhanced transposition cut-off: a child the table knows to be bad enough for
-                            # the opponent proves this node's cut at once
-                            w = cl ^ (cl >> 16)
-                            lock = (w * 0x165667B1) & full
-                            w = ch ^ (ch >> 16)
-                            lock ^= (w * 0x0D3A2647) & full
-                            w = dl ^ (dl >> 16)
-                            lock ^= (w * 0x1B3A7F2D) & full
-                            w = dh ^ (dh >> 16)
-                            lock ^= (w * 0x0C8A4E29) & full
-                            lock ^= lock >> 15
-                            lock = (lock * 0x1CC9E2D5) & full
-                            lock ^= lock >> 13
-                            lock = lock >> 2
-                            lock ^= salt
-                            w = cl ^ (cl >> 16)
-                            x = (w * 0x1B873593) & full
-                            w = ch ^ (ch >> 16)
-                            x ^= (w * 0x0E6546B5) & full
-                            w = dl ^ (dl >> 16)
-                            x ^= (w * 0x1D2A3A1F) & full
-                            w = dh ^ (dh >> 16)
-                            x ^= (w * 0x0C2B2AE3) & full
-                            x ^= x >> 15
-                            x = (x * 0x1CC9E2D5) & full
-                            x ^= x >> 13
-                            x = x >> 2
-                            slot = int(x >> table_shift) & 0x3FFFFFFE
-                            x = uint(0)
-                            if uint(locks[slot]) == lock:
-                                x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
-                            elif uint(locks[slot + 1]) == lock:
-                                x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
-                            if ply and x and 128 - int((x >> 8) & 0xFF) >= int(frame[fr + _F_BETA]) - _BIAS:
-                                value = 128 - int((x >> 8) & 0xFF)
-                                frame[fr + _F_BEST_MOVE] = square
-                                returning = 1
-                                break
-                        gl = el ^ bl
-                        gh = eh ^ bh
-                        fl = uint(0)
-                        fh = uint(0)
-                        rl = dl & inner
-                        rh = dh & inner
-                        tl = rl & (cl << 1)
-                        th = rh & (ch << 1)
-                        while tl | th:
-                            tl = tl << 1
-                            th = th << 1
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & (cl >> 1)
-                        th = rh & (ch >> 1)
-                        while tl | th:
-                            tl = tl >> 1
-                            th = th >> 1
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        rl = dl
-                        rh = dh
-                        tl = rl & (cl << 8)
-                        th = rh & ((ch << 8) | (cl >> 24))
-                        while tl | th:
-                            th = (th << 8) | (tl >> 24)
-                            tl = tl << 8
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((cl >> 8) | (ch << 24))
-                        th = rh & (ch >> 8)
-                        while tl | th:
-                            tl = (tl >> 8) | (th << 24)
-                            th = th >> 8
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        rl = dl & inner
-                        rh = dh & inner
-                        tl = rl & (cl << 9)
-                        th = rh & ((ch << 9) | (cl >> 23))
-                        while tl | th:
-                            th = (th << 9) | (tl >> 23)
-                            tl = tl << 9
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((cl >> 9) | (ch << 23))
-                        th = rh & (ch >> 9)
-                        while tl | th:
-                            tl = (tl >> 9) | (th << 23)
-                            th = th >> 9
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        rl = dl & inner
-                        rh = dh & inner
-                        tl = rl & (cl << 7)
-                        th = rh & ((ch << 7) | (cl >> 25))
-                        while tl | th:
-                            th = (th << 7) | (tl >> 25)
-                            tl = tl << 7
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((cl >> 7) | (ch << 25))
-                        th = rh & (ch >> 7)
-                        while tl | th:
-                            tl = (tl >> 7) | (th << 25)
-                            th = th >> 7
-                            fl |= tl & gl
-                            fh |= th & gh
-                            tl &= rl
-                            th &= rh
-                        # the opponent's replies, a corner counting twice
-                        x = (fl & corners & 0xFFFF) | (((fh & corners) >> 16) << 16)
-                        corner_replies = 0
-                        while x:
-                            corner_replies += 1
-                            x &= x - 1
-                        n = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        n = int(((fl * 0x01010101) & full) >> 24)
-                        lists[ls + count] = square
-                        lists[ls + _LIST_KEYS + count] = key + ((n + corner_replies) << 2)
-                        count += 1
+                    cfg[_C_ORDER_PLY] = ply
+                    cfg[_C_ORDER_SKIP] = table_move
+                    cfg[_C_ORDER_FROM] = resort
+                    count = int(_order_moves())
+                    if count >= _ORDER_CUT:
+                        value = count - _ORDER_CUT - _BIAS
+                        returning = 1
                 else:
                     # parity: the empty squares of odd quadrants first, corners first in each group
                     group = 0

@@ -135,6 +135,10 @@ class Engine:
         self.fast_solver = None
         self.book_discs = None  # the most discs of a book position, read from the book when first needed
         self._evaluators = {}
+        if self.kernel.name == "viper":
+            # The phase buffer is taken just before the search's code, so the two lie side by side: let go
+            # together, they leave the one block the solver's code needs (apart, two holes too small for it).
+            self.evaluator(STYLE_PATTERN).take_tables()
         self.midgame_search()
 
     def midgame_search(self):
