@@ -3,8 +3,9 @@
 Run on the emulated Pico (docs/DEVICE_SPEED.md says how) or on a real one with
 `mpremote mount firmware run tools/device_game.py`. LEVEL plays both sides from the start, with
 rng_seed = the ply, so a rerun plays the same game. Prints `move <ply> <move> <depth> <nodes> <ms>
-<exact> <free heap after a collection>` per move and at the end `game_over <black> <white> worst_ms
-<ms> lowest_free <bytes>`. tools/device_game6.py plays 6x6 games with it (`--lib tools/device_game.py`).
+<exact> <free heap after a collection>` per move and at the end `viper_solver True|False` (whether the
+last solves had the viper solver) and `game_over <black> <white> worst_ms <ms> lowest_free <bytes>`.
+tools/device_game6.py plays 6x6 games with it (`--lib tools/device_game.py`).
 """
 
 import gc
@@ -13,6 +14,7 @@ from othello.board import PASS, Board
 from othello.variant import Variant
 
 import player
+import player.engine
 
 LEVEL = 8
 
@@ -39,6 +41,10 @@ def main(variant=None, level=LEVEL):
         print("move", ply, decision.move_name(), decision.depth, decision.nodes, decision.elapsed_ms, decision.exact,
               free)
         ply += 1
+    engine = player.engine.engine_for(variant)
+    # the endgame's last solves: with the viper solver where its code found room in the heap (the plain one,
+    # 10 to 100 times slower, where it did not or where viper does not run)
+    print("viper_solver", engine.fast_solver is not None)
     print("game_over", board.count(0), board.count(1), "worst_ms", worst, "lowest_free", lowest)
 
 

@@ -136,9 +136,9 @@ class Engine:
         self.book_discs = None  # the most discs of a book position, read from the book when first needed
         self._evaluators = {}
         if self.kernel.name == "viper":
-            # The phase buffer is taken just before the search's code, so the two lie side by side: let go
-            # together, they leave the one block the solver's code needs (apart, two holes too small for it).
-            self.evaluator(STYLE_PATTERN).take_tables()
+            # The evaluation takes its phase buffer as it is made, here just before the search's code, so
+            # that the two lie side by side: let go together, they leave room for the solver's code.
+            self.evaluator(STYLE_PATTERN)
         self.midgame_search()
 
     def midgame_search(self):

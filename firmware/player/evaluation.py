@@ -250,7 +250,11 @@ class PatternEvaluator:
         if self.table_bytes:
             kernel.cells(ply, self.cells)
             if self.table is None:
-                total = self._sum_from_file(phase)
+                # the buffer is let go for the solver's code (a forced move in the endgame): a few reads from
+                # the file instead of the 20 KB block; the module is loaded only then, its code off the heap before
+                from player.evaluation_unbuffered import pattern_sum_from_file
+
+                total = pattern_sum_from_file(self, phase)
             else:
                 if phase != self.phase:
                     self.use_phase(phase)
@@ -260,19 +264,6 @@ class PatternEvaluator:
                     total = viper_pattern_sum(self.layout, len(self.layout), self.cells, self.table)
             score += (total - TABLE_OFFSET * len(self.images)) << self.table_shift
         return score >> WEIGHT_SHIFT
-
-    def _sum_from_file(self, phase):
-        """pattern_sum of `phase` with its entries read one by one from the file: a position evaluated while
-        the phase buffer is let go (a forced move answered in the endgame, the solver's code in the buffer's
-        room) costs a few reads, not the 20 KB block."""
-        path = self.source
-        try:
-            stream = open(path, "rb")
-        except OSError:
-            raise OSError("%s, read when the player started, cannot be opened now" % path)
-        with stream:
-            self._check_header(stream, path)
-            return self.pattern_sum(self.cells, _EntriesInFile(stream, self.tables_at + phase * self.table_bytes))
 
     def pattern_sum(self, cells, table=None):
         """The sum of the tables' entries (stored bytes) for every pattern image of a position
@@ -286,21 +277,6 @@ class PatternEvaluator:
                 high, low = low, high
             total += table[offset + _group(fixed, cells) * pairs + high * (high + 1) // 2 + low]
         return total
-
-
-class _EntriesInFile:
-    """One phase's table entries read from the weight file as they are asked for (pattern_sum's `table`)."""
-
-    def __init__(self, stream, at):
-        self.stream = stream
-        self.at = at
-        self.entry = bytearray(1)
-
-    def __getitem__(self, index):
-        self.stream.seek(self.at + index)
-        if self.stream.readinto(self.entry) != 1:
-            raise ValueError("the evaluation file is truncated")
-        return self.entry[0]
 
 
 def _group(squares, cells):
