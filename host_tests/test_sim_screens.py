@@ -49,13 +49,25 @@ def test_the_records_give_the_result_for_the_player(tmp_path):
     _headless(tmp_path, script, {"records.json": records})
 
 
+def test_wake_taps_only_a_dimmed_screen_and_that_tap_only_wakes_it(tmp_path):
+    """The script's `wake`: on a lit screen nothing happens; once the settings' idle time (60 s) has dimmed
+    it, a tap that the app takes as a wake-up alone: the main menu's cursor stays where it was."""
+    _headless(tmp_path, 'until "Play computer"\nsettle\nwake down\nsettle\nshot awake.png\nwait 61000\n'
+                        'shot dimmed.png\nwake down\nsettle\nshot woken.png\n')
+    out = tmp_path / "out"
+    assert (out / "woken.png").read_bytes() == (out / "awake.png").read_bytes()
+    assert (out / "dimmed.png").read_bytes() != (out / "awake.png").read_bytes()
+
+
 def test_the_tour_makes_the_committed_screenshots_byte_for_byte(tmp_path):
-    """README's commands (tools/sim --headless docs/screens/<script>.sim --out docs/screens, for tour.sim and
-    each other script there), into a temporary directory: together they make every committed picture."""
+    """README's commands (tools/sim --interpreter micropython --headless docs/screens/<script>.sim --out
+    docs/screens, for tour.sim and each other script there), into a temporary directory: together they make
+    every committed picture (under the unix port, the review's judgements are the device's)."""
     written = []
     for script in sorted(SCREENS.glob("*.sim")):
         done = subprocess.run(
-            [sys.executable, str(REPO / "tools" / "sim"), "--headless", str(script), "--out", str(tmp_path)],
+            [sys.executable, str(REPO / "tools" / "sim"), "--interpreter", "micropython", "--headless", str(script),
+             "--out", str(tmp_path)],
             capture_output=True, text=True, timeout=600,
         )
         assert done.returncode == 0, (script.name, done.stderr)

@@ -10,6 +10,9 @@ One command per line; '#' starts a comment:
                             until the firmware reads its buttons: at once on the simulator, after
                             a screen's loading on an emulated Pico)
     hold NAME MS            keep it down MS milliseconds, then release (and wait 120 ms)
+    wake NAME               tap it if the screen has dimmed or gone off (after the settings' idle time
+                            without a key: an emulated Pico's minutes of computing can pass it, the
+                            simulator's never do); the firmware takes that tap as a wake-up only
     down NAME | up NAME     press / release it, no time passing
     shot FILE.png           screenshot of the panel
     record [EVERY_MS]       start keeping GIF frames, one per EVERY_MS (default 100)
@@ -23,6 +26,8 @@ device of any speed.
 
 import shlex
 from pathlib import Path
+
+from ui.settings import CONTRAST_LEVELS
 
 from .reading import shows
 from .render import save_gif
@@ -53,8 +58,8 @@ def parse(text, buttons):
     """The script's commands as (line number, name, arguments); raises ScriptError for the first bad line."""
     commands = []
     shapes = {
-        "wait": 1, "until": (1, 2), "settle": (0, 1), "press": (1, 2), "hold": 2, "down": 1, "up": 1, "shot": 1,
-        "record": (0, 1), "gif": 1, "power": 1, "cut-power-at": 1,
+        "wait": 1, "until": (1, 2), "settle": (0, 1), "press": (1, 2), "hold": 2, "wake": 1, "down": 1, "up": 1,
+        "shot": 1, "record": (0, 1), "gif": 1, "power": 1, "cut-power-at": 1,
     }
     for number, raw in enumerate(text.splitlines(), 1):
         try:
@@ -70,7 +75,7 @@ def parse(text, buttons):
         low, high = shape if isinstance(shape, tuple) else (shape, shape)
         if not low <= len(args) <= high:
             raise ScriptError("line %d: %s takes %s argument(s)" % (number, name, low if low == high else "%d or %d" % (low, high)))
-        if name in ("press", "hold", "down", "up") and args[0] not in buttons:
+        if name in ("press", "hold", "down", "up", "wake") and args[0] not in buttons:
             raise ScriptError("line %d: the board has no %r button (it has: %s)" % (number, args[0], ", ".join(buttons)))
         if name == "power" and args[0] not in ("off", "on", "cycle"):
             raise ScriptError("line %d: power is followed by off, on or cycle" % number)
@@ -110,6 +115,9 @@ def run(sim, text, out_dir):
                 sim.tap(args[0], TAP_MS, GAP_MS)
         elif name == "hold":
             sim.tap(args[0], args[1], GAP_MS)
+        elif name == "wake":
+            if _dimmed(sim.panel):
+                sim.tap(args[0], TAP_MS, GAP_MS)
         elif name == "down":
             sim.until_reading_buttons()
             sim.press(args[0])
@@ -134,6 +142,11 @@ def run(sim, text, out_dir):
             sim.cut_power_at_flash_step(args[0])
         _check_running(sim, number)
     return written
+
+
+def _dimmed(panel):
+    """Whether the app has dimmed the panel (its contrast below every setting's) or turned it off."""
+    return panel.brightness() < 0.3 + 0.7 * min(CONTRAST_LEVELS) / 255
 
 
 def _check_running(sim, number):
