@@ -219,8 +219,8 @@ def test_weak_levels_choose_among_the_book_moves_within_their_spread(tiny_book):
     assert len(near) > 1, "the position chosen for this test has several moves within 3 discs"
     choices = {book_module.lookup(board, kernel, 3.0, Random(seed), path) for seed in range(40)}
     assert choices == set(near)
-    best = {move for move in found if move[1] == found[0][1]}  # a top level chooses among equal best moves only
-    assert {book_module.lookup(board, kernel, 0.0, Random(seed), path) for seed in range(20)} == best
+    # a top level plays the book's first best move whatever the chance, also where another scores the same
+    assert {book_module.lookup(board, kernel, 0.0, Random(seed), path) for seed in range(20)} == {found[0]}
     # a reply the book does not play out leaves it
     for square in board.legal_squares():
         child = board.copy()

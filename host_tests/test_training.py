@@ -310,6 +310,28 @@ def test_small_run_labels_resumes_and_reproduces(tmp_path, capsys):
     assert (load_npz(out / "train.npz")["score"] == train["score"]).all()
 
 
+@pytest.mark.parametrize("anti", [False, True])
+def test_6x6_runs_search_inside_the_8x8_board_and_play_the_solved_part_perfectly(tmp_path, capsys, anti):
+    """The 6x6 games run on the viper search and solver, the board inside the 8x8 one: every exact label is
+    what the plain solver says of the 6x6 position, and the moves played from there keep it (the squares
+    come back to the 6x6 board's)."""
+    out = tmp_path / "data"
+    arguments = ["--size", "6", "--games", "4", "--chunk-games", "2", "--exact-empties", "12", "--search-nodes",
+                 "2000", "--jobs", "2", "--out", str(out)] + (["--anti"] if anti else [])
+    assert training_data.main(arguments) == 0
+    assert json.loads((out / training_data.SETTINGS_FILE).read_text())["embedded"] is True
+    capsys.readouterr()
+    lines = [line.split() for path in sorted((out / "chunks").iterdir()) for line in path.read_text().splitlines()]
+    exact = [line for line in lines if line[3] == "exact"]
+    assert len(exact) > 20 and {int(line[2]) for line in exact} >= set(range(2, 13))
+    assert all(int(line[4]) == int(line[5]) for line in exact)  # perfect play from the first solve on
+    variant = Variant(size=6, anti=anti)
+    for player, opponent, _, _, score, _ in exact[::7]:
+        player, opponent = int(player, 16), int(opponent, 16)
+        text = "".join("X" if player >> s & 1 else "O" if opponent >> s & 1 else "-" for s in range(36)) + " X"
+        assert solve(Board.from_position(text, variant))[0] == int(score)
+
+
 def test_ctrl_c_keeps_the_finished_chunks_and_the_same_command_goes_on(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the whole process group): the workers end, finished chunks stay."""
     out = tmp_path / "data"
@@ -356,6 +378,29 @@ def test_damaged_chunk_is_named(tmp_path, capsys):
     (out / training_data.SETTINGS_FILE).write_text(json.dumps(settings))
     assert training_data.main(SMALL + ["--out", str(out)]) == 1
     assert "chunk-00000.txt line 2 is damaged ('rubbish')" in capsys.readouterr().err
+
+
+def test_merge_only_fits_a_run_stopped_early_and_plays_nothing(tmp_path, capsys):
+    out = tmp_path / "data"
+    (out / "chunks").mkdir(parents=True)
+    player, opponent, _ = random_positions(40, 8)
+    lines = ["%x %x 30 search %d 2\n" % (int(p), int(o), 16 * i) for i, (p, o) in enumerate(zip(player, opponent))]
+    (out / "chunks" / "chunk-00000.txt").write_text("".join(lines))  # one chunk of the run's two
+    settings = dict(games=2, seed=1, exact_empties=10, search_nodes=300, chunk_games=1, epsilon=training_data.EPSILON,
+                    test_percent=5, format=training_data.CHUNK_FORMAT)
+    (out / training_data.SETTINGS_FILE).write_text(json.dumps(settings))
+    assert training_data.main(SMALL + ["--out", str(out), "--merge-only"]) == 0
+    assert "merged the 1 finished chunks; nothing played" in capsys.readouterr().out
+    assert sorted(path.name for path in (out / "chunks").iterdir()) == ["chunk-00000.txt"]
+    merged = [load_npz(out / name) for name in ("train.npz", "test.npz")]
+    assert sum(len(data["score"]) for data in merged) == len(set(zip(*(a.tolist() for a in boards.canonical(
+        player, opponent)))))
+    # other settings are refused as for a run, and --fresh would throw the chunks away
+    assert training_data.main(SMALL + ["--out", str(out), "--merge-only", "--seed", "2"]) == 1
+    assert "seed 1 -> 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        training_data.main(SMALL + ["--out", str(out), "--merge-only", "--fresh"])
+    assert "--fresh and --merge-only do not go together" in capsys.readouterr().err
 
 
 def test_merge_keeps_exact_labels_and_drops_symmetric_twins(tmp_path):

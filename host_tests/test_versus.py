@@ -9,7 +9,8 @@ import replay
 import versus
 from othello.board import Board
 from othello.notation import square_name
-from player.levels import PLAIN_SOLVE_PERCENT
+from othello.variant import Variant
+from player.levels import LEVELS, PLAIN_SOLVE_PERCENT
 from player_process import PlayerProcess
 
 REPO = versus.REPO
@@ -30,9 +31,9 @@ def run_versus(capsys, *arguments):
     return status, captured.out, captured.err
 
 
-def replayed(board_text, moves):
+def replayed(board_text, moves, variant=None):
     """The board after playing `moves` (the match's words, passes included) from `board_text`."""
-    board = Board.from_position(board_text)
+    board = Board.from_position(board_text, variant)
     for move in moves.split():
         if move == "pass":
             board.pass_turn()
@@ -65,6 +66,26 @@ def test_a_short_match_against_a_revision_plays_whole_games_and_replays_exactly(
     # Node budgets, no deadline: the same games again.
     again = json.loads(run_versus(capsys, *arguments)[1])
     assert [game["moves"] for game in again["results"]] == [game["moves"] for game in summary["results"]]
+
+
+@pytest.mark.parametrize("anti", [False, True])
+def test_a_6x6_match_scores_each_game_by_its_rules(capsys, anti):
+    """6x6 games from random openings; in Anti-Othello the side with fewer discs wins the game's point."""
+    arguments = ["HEAD", "--size", "6", "--games", "4", "--nodes", "300", "--rev-nodes", "300", "--solver-nodes",
+                 "2000", "--rev-solver-nodes", "2000", "--json"] + (["--anti"] if anti else [])
+    status, out, err = run_versus(capsys, *arguments)
+    assert status == 0, err
+    summary = json.loads(out)
+    assert summary["variant"] == Variant(size=6, anti=anti).describe() and len(summary["results"]) == 4
+    for game in summary["results"]:
+        board = replayed(game["opening"], game["moves"], Variant(size=6, anti=anti))
+        assert board.is_game_over() and len(game["opening"].split()[0]) == 36
+        ours = game["black_discs"] if game["black"] == "this tree" else game["white_discs"]
+        theirs = game["white_discs"] if game["black"] == "this tree" else game["black_discs"]
+        if ours == theirs:
+            assert game["score"] == 0.5
+        else:
+            assert game["score"] == float((ours < theirs) if anti else (ours > theirs))
 
 
 def test_versus_refuses_bad_input_with_a_clear_message(capsys):
@@ -118,12 +139,20 @@ def test_replay_check_finds_equal_and_different_moves(tmp_path, capsys):
     board = Board.from_position(ENDGAME)
     another = next(name for name in (square_name(square) for square in board.legal_squares()) if name != solved[0])
     lines.append("move 8 0 1 %s %s 7 %s 12 100 100 50 1 0" % (squares, side, another))
+    # Solves that did not finish, the win proven: one ended by the level's solver budget, one by the deadline.
+    budget = LEVELS[7].solve_nodes
+    lines.append("move 8 0 2 %s %s 7 %s 12 %d %d 1500 0 0" % (squares, side, another, budget, budget))
+    lines.append("move 8 0 3 %s %s 7 %s 12 900 900 1760 0 0" % (squares, side, another))
     log = tmp_path / "device.log"
     log.write_text("\n".join(lines) + "\n")
     assert replay.main(["check", str(log), "--json"]) == 0
     levels = {row["level"]: row for row in json.loads(capsys.readouterr().out)["levels"]}
-    assert levels[8]["moves"] == 2 and levels[8]["equal"] == 1
+    assert levels[8]["moves"] == 4 and levels[8]["equal"] == 1
+    assert [differ["device_how"] for differ in levels[8]["differ"]] == ["solved", "proven", "proven"]
     assert levels[8]["differ"][0]["why"].startswith("both solved")
+    assert levels[8]["differ"][1]["why"].startswith("the device's solve ended on its node budget")
+    assert levels[8]["differ"][2]["why"].startswith("the device's solve was stopped by its deadline")
+    assert levels[8]["device_ended_by_deadline"] == 1
     assert levels[5]["moves"] == 2 and levels[5]["equal"] == 1
     differ = levels[5]["differ"][0]
     assert differ["device"] == other and differ["device_how"] == "search to deadline"

@@ -510,8 +510,8 @@ def write_book(book, path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--depth", type=whole_number(1, 30), default=12,
-                        help="the searches' deepest iteration, in plies (default 12)")
+    parser.add_argument("--depth", type=whole_number(1, 30), default=10,
+                        help="the searches' deepest iteration, in plies (default 10)")
     parser.add_argument("--nodes", type=whole_number(1), default=8_000_000,
                         help="most nodes a search may take: no iteration is begun that would not finish in them "
                         "(default 8e6)")

@@ -7,11 +7,11 @@ firmware of an older commit exported with `git archive`.
 
 One request a line on stdin, one answer a line on stdout:
 
-    think <64 squares> <X|O> <seed> <level> <midgame nodes|-> <solver nodes|-> [anti]
+    think <squares: 64, or 36 for 6x6> <X|O> <seed> <level> <midgame nodes|-> <solver nodes|-> [anti]
     -> decision <move> <depth> <nodes> <solver nodes> <exact 0|1> <book 0|1> <score>
     -> error <text>            (the request was bad; the worker goes on)
 
-`anti` plays Anti-Othello (8x8, the standard start's rules). The move is searched as the level searches on
+`anti` plays Anti-Othello (the standard start's rules otherwise). The move is searched as the level searches on
 the device, without a deadline: the level's own node
 budgets unless replaced. A midgame budget replaces the level's as a device budget does (after a solve
 that does not finish the search gets 30% of it). A solver budget replaces the level's solve_nodes. A
@@ -89,7 +89,8 @@ def answer(words, engine, fast):
 
     if len(words) not in (7, 8) or words[0] != "think" or words[7:] not in ([], ["anti"]):
         raise ValueError("expected: think <squares> <X|O> <seed> <level> <nodes|-> <solver nodes|-> [anti]")
-    board = Board.from_position(words[1] + " " + words[2], Variant(anti=len(words) == 8))
+    size = int(len(words[1]) ** 0.5 + 0.5)  # the board's squares: 64, or 36 for 6x6
+    board = Board.from_position(words[1] + " " + words[2], Variant(size=size, anti=len(words) == 8))
     seed = int(words[3])
     number = int(words[4])
     if not 1 <= number <= len(LEVELS):

@@ -189,10 +189,20 @@ def exact_value(position, move):
     return -solve(board)[0]
 
 
+def solve_cut_by_deadline(level, move, device_how):
+    """Whether the device's solve did not finish before its share of the time: a solve that its node budget
+    (level.solve_nodes viper nodes) ended did not."""
+    unfinished = device_how.startswith("unsolved") or device_how == "proven"
+    return unfinished and move.solver_nodes < level.solve_nodes
+
+
 def why_different(move, device_how, host_how, host):
     """Why the device's move is not the host's: a deadline, a budget, or two best moves of one exact result."""
     if (device_how.startswith("unsolved") or device_how == "proven") and host_how == "solved":
-        return "the device's solve was stopped by its deadline (%d%% of the time); the host solved" % SOLVE_SHARE
+        if solve_cut_by_deadline(LEVELS[move.level - 1], move, device_how):
+            return "the device's solve was stopped by its deadline (%d%% of the time); the host solved" % SOLVE_SHARE
+        return ("the device's solve ended on its node budget; the host's finished within its own (CPython's "
+                "plain solver counts its nodes its own way)")
     if "deadline" in device_how:
         return "the device's search was stopped by its deadline before its node budget"
     if host_how.startswith("unsolved") and device_how in ("solved", "proven"):
@@ -230,9 +240,8 @@ def check(args):
             row["device_how"][device_how] = row["device_how"].get(device_how, 0) + 1
             row["moves"] += 1
             row["searched"] += device_how not in ("book", "forced")
-            # The device's viper solver has no node budget of its own: a solve that did not finish hit the deadline.
-            row["device_ended_by_deadline"] += ("deadline" in device_how or device_how.startswith("unsolved")
-                                                or device_how == "proven")
+            row["device_ended_by_deadline"] += ("deadline" in device_how
+                                                or solve_cut_by_deadline(level, move, device_how))
             if move.ms > row["worst_ms"]:
                 row["worst_ms"] = move.ms
                 row["worst_at"] = "game %d ply %d (%d empties, %s)" % (move.game, move.ply, move.empties, device_how)

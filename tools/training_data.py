@@ -358,7 +358,11 @@ def main(argv=None):
     parser.add_argument("--out", type=Path,
                         help="data directory (default build/training, with -anti and -6x6 for the others)")
     parser.add_argument("--fresh", action="store_true", help="throw away the data in --out first")
+    parser.add_argument("--merge-only", action="store_true",
+                        help="play nothing: merge the chunks finished so far (a run stopped early) for a fit")
     args = parser.parse_args(argv)
+    if args.fresh and args.merge_only:
+        parser.error("--fresh and --merge-only do not go together: --fresh would leave nothing to merge")
     settings = {"games": args.games, "seed": args.seed, "exact_empties": args.exact_empties,
                 "search_nodes": args.search_nodes, "chunk_games": args.chunk_games, "epsilon": EPSILON,
                 "format": CHUNK_FORMAT,
@@ -368,6 +372,9 @@ def main(argv=None):
         settings["anti"] = True
     if args.size != 8:
         settings["size"] = args.size
+        # searched inside the 8x8 board by the viper code since issue 14's retraining (the plain search
+        # before): the same scores, but the solver breaks ties otherwise, so the games go on otherwise
+        settings["embedded"] = True
     out = args.out or data_directory(args.size, args.anti)
     try:
         if args.fresh and out.exists():
@@ -378,7 +385,7 @@ def main(argv=None):
         out.mkdir(parents=True, exist_ok=True)
         check_settings(out, settings)
         started = time.monotonic()
-        progress = generate(out, settings, args.jobs)
+        progress = Progress(0, 0) if args.merge_only else generate(out, settings, args.jobs)
         summary = merge(out, args.test_percent, args.size)
     except DataError as error:
         sys.stderr.write("training_data: %s\n" % error)
@@ -399,6 +406,8 @@ def main(argv=None):
     if progress.games:
         print("this run: %d games, %d positions in %s; the workers searched %.0f s and solved %.0f s" % (
             progress.games, progress.positions, clock(elapsed), progress.search_ms / 1000, progress.solve_ms / 1000))
+    elif args.merge_only:
+        print("merged the %d finished chunks; nothing played" % len(list((out / "chunks").glob("chunk-*.txt"))))
     else:
         print("nothing left to play")
     return 0

@@ -9,12 +9,13 @@ The host prepends the settings as globals:
     EPSILON = 8             # percent of the moves after the opening played at random (for variety)
     SOLVER_TABLE_BITS = 16
     ANTI = False            # Anti-Othello: fewer discs win (the search, the solver and the result say so)
-    SIZE = 8                # 6: 6x6 games, on the plain kernel, search and solver (the viper code is 8x8 only)
+    SIZE = 8                # 6: 6x6 games, searched inside the 8x8 bit board as the player does (player.engine)
 
 Each game starts from its opening, plays its random plies, then the player
 itself: every position is searched (the player's own midgame search, the
 viper loop of player/search_viper.py with the shipped evaluation, or the
-exact viper solver from EXACT_EMPTIES down; on 6x6 the plain ones) and that search's best move is
+exact viper solver from EXACT_EMPTIES down; a 6x6 board inside the 8x8 one,
+othello.geometry.Embedding, with player/search_viper6.py) and that search's best move is
 played, except for EPSILON percent of random moves before EXACT_EMPTIES
 (after it the game is played out perfectly, so its end is the exact value
 of its first solved position). When the game is over, every position with a
@@ -30,18 +31,20 @@ import sys
 
 from othello.board import Board
 from othello.compat import ticks_diff, ticks_ms
+from othello.geometry import EMBEDDED_SIZE, Embedding
 from othello.scoring import disc_difference
 from othello.variant import Variant
 from othello.kernels import make_kernel
+from player.endgame_viper import ViperSolver
 from player.engine import Random
 from player.evaluation import PatternEvaluator
 from player.search import Searcher, TranspositionTable
-from player.solver import solve
 
 SEARCH_TABLE_BITS = 16  # the host's heap holds a big table: deeper searches for the same nodes
+SEARCH_MODULE = "player.search_viper" if SIZE == EMBEDDED_SIZE else "player.search_viper6"  # the patterns its leaves read
 
 
-def play(game_index, seed, opening, random_plies, searcher, solver):
+def play(game_index, seed, opening, random_plies, searcher, solver, embedding):
     rng = Random(seed)
     board = Board.from_position(opening, Variant(size=SIZE, anti=ANTI))
     for _ in range(random_plies):
@@ -60,17 +63,23 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
         player, opponent = board.player_discs(), board.opponent_discs()
         empties = board.empties()
         started = ticks_ms()
+        if embedding is not None:
+            root = embedding.mask(player), embedding.mask(opponent)
+        else:
+            root = player, opponent
         if empties <= EXACT_EMPTIES:
-            score, square = solver(board)
+            score, square = solver.solve(root[0], root[1], ANTI)
             kind = "exact"
         else:
-            searcher.set_root(player, opponent)
+            searcher.set_root(root[0], root[1])
             searcher.start(SEARCH_NODES)
             searcher.iterate(MAX_DEPTH)
             score, square = searcher.best_score, searcher.best_square
             kind = "search"
-            if rng.below(100) < EPSILON:
-                square = moves[rng.below(len(moves))]
+        if embedding is not None:
+            square = embedding.board_square(square)
+        if kind == "search" and rng.below(100) < EPSILON:
+            square = moves[rng.below(len(moves))]
         spent[kind == "exact"] += ticks_diff(ticks_ms(), started)
         positions.append((player, opponent, empties, kind, score, board.turn == first))
         board.play(square)
@@ -82,24 +91,16 @@ def play(game_index, seed, opening, random_plies, searcher, solver):
 
 def main():
     board = Board(Variant(size=SIZE, anti=ANTI))
-    searcher = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SEARCH_TABLE_BITS), ANTI)
-    searcher.evaluator = PatternEvaluator(SIZE, ANTI)
-    if SIZE == 8:
-        from player.endgame_viper import ViperSolver
-        from player.search_viper import ViperMidgame
-
-        searcher.fast = ViperMidgame(searcher.kernel, searcher.table, searcher.rank, searcher.keys)
-        viper = ViperSolver(board.geometry, max(EXACT_EMPTIES, 1), SOLVER_TABLE_BITS)
-
-        def solver(board):
-            return viper.solve(board.player_discs(), board.opponent_discs(), ANTI)
-    else:
-        solving = Searcher(make_kernel(board.geometry, 64), TranspositionTable(SOLVER_TABLE_BITS), ANTI)
-
-        def solver(board):
-            return solve(board, searcher=solving)
+    embedding = Embedding(SIZE) if SIZE < EMBEDDED_SIZE else None
+    board_geometry = board.geometry if embedding is None else embedding.geometry
+    searcher = Searcher(make_kernel(board_geometry, 64), TranspositionTable(SEARCH_TABLE_BITS), ANTI)
+    searcher.evaluator = PatternEvaluator(SIZE, ANTI, embedding=embedding)
+    __import__(SEARCH_MODULE)
+    searcher.fast = sys.modules[SEARCH_MODULE].ViperMidgame(searcher.kernel, searcher.table, searcher.rank,
+                                                            searcher.keys)
+    solver = ViperSolver(board_geometry, max(EXACT_EMPTIES, 1), SOLVER_TABLE_BITS)
     for index, (seed, opening, random_plies) in enumerate(GAMES):
-        play(index, seed, opening, random_plies, searcher, solver)
+        play(index, seed, opening, random_plies, searcher, solver, embedding)
     sys.stdout.write("done\n")
 
 

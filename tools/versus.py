@@ -25,7 +25,8 @@ stood for by node budgets, so a match replays the same games on any machine.
   --rev-solver-nodes replace them (0: no cap beyond what the firmware itself sets). A solve that does not
   finish leaves the move to the midgame search with 30% of its budget, as the device's deadline does.
 - Openings: the balanced ones of tools/match_openings.txt in the order `othello match --seed S` plays
-  them, each twice, once with either colour (this tree is Black in odd-numbered games).
+  them, each twice, once with either colour (this tree is Black in odd-numbered games); with --size 6 or
+  --anti, seeded random openings as `othello match` plays those variants.
 
 Progress goes to stderr; the summary (from this tree's side) or, with --json, one JSON object to stdout.
 """
@@ -151,10 +152,10 @@ class Side:
                     counts["solved"], counts["proven"], counts["unsolved"]))
 
 
-def play_game(index, opening, sides, processes, seed):
+def play_game(index, opening, sides, processes, seed, variant):
     """Game `index` from `opening`: this tree is Black in even-numbered ones. Returns its record."""
     ours_colour = BLACK if index % 2 == 0 else WHITE
-    board = Board.from_position(opening)
+    board = Board.from_position(opening, variant)
     moves = []
     ply = 0
     while not board.is_game_over():
@@ -166,7 +167,7 @@ def play_game(index, opening, sides, processes, seed):
         which = 0 if board.turn == ours_colour else 1
         side = sides[which]
         answer = processes[which].think(board.position(), seed * 7919 + index * 131 + ply, side.level, side.nodes,
-                                        side.solver_nodes)
+                                        side.solver_nodes, variant.anti)
         move, depth, nodes, solver_nodes, exact, book, _ = answer
         try:
             board.play(move)
@@ -176,9 +177,9 @@ def play_game(index, opening, sides, processes, seed):
         side.record(depth, nodes, solver_nodes, exact, book)
         moves.append(move)
         ply += 1
-    result = board.result()
+    result = board.result()  # its winner: in Anti-Othello the side with fewer discs
     ours, theirs = (result.black, result.white) if ours_colour == BLACK else (result.white, result.black)
-    score = 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
+    score = 0.5 if result.winner is None else 1.0 if result.winner == ours_colour else 0.0
     return {"game": index + 1, "opening": opening, "black": sides[0 if ours_colour == BLACK else 1].name,
             "white": sides[1 if ours_colour == BLACK else 0].name, "black_discs": result.black,
             "white_discs": result.white, "score": score, "disc_difference": ours - theirs, "moves": " ".join(moves)}
@@ -194,7 +195,8 @@ def run(args):
                   rev_solver_nodes(LEVELS[rev_level - 1]) if args.rev_solver_nodes is None
                   else args.rev_solver_nodes)
     sides = (ours, theirs)
-    starts = openings(Variant(), (args.games + 1) // 2, args.seed)
+    variant = Variant(size=args.size, anti=args.anti)
+    starts = openings(variant, (args.games + 1) // 2, args.seed)
     jobs = queue.Queue()
     for index in range(args.games):
         jobs.put(index)
@@ -215,7 +217,7 @@ def run(args):
                         index = jobs.get_nowait()
                     except queue.Empty:
                         return
-                    game = play_game(index, starts[index // 2], sides, (mine, other), args.seed)
+                    game = play_game(index, starts[index // 2], sides, (mine, other), args.seed, variant)
                     with done_lock:
                         results.append(game)
                         score = sum(g["score"] for g in results)
@@ -251,19 +253,20 @@ def run(args):
     average = sum(game["disc_difference"] for game in results) / len(results)
     elapsed = time.monotonic() - started
     if args.json:
-        print(json.dumps({"revision": commit, "games": args.games, "seed": args.seed,
+        print(json.dumps({"revision": commit, "variant": variant.describe(), "games": args.games, "seed": args.seed,
                           "interpreter": args.interpreter, "this_tree": ours.fields(), "revision_side": theirs.fields(),
                           "wins": wins, "draws": draws, "losses": losses, "score": p,
                           "average_disc_difference": average, "elo": elo,
                           "elo_error_95": None if p in (0.0, 1.0) else error, "seconds": round(elapsed),
                           "results": results}))
         return 0
-    print("this tree against %s, %d games (balanced openings, seed %d, %s), %.0f s" % (
-        commit[:12], args.games, args.seed, args.interpreter, elapsed))
+    print("this tree against %s, %d games of %s (%s openings, seed %d, %s), %.0f s" % (
+        commit[:12], args.games, variant.describe(), "balanced" if variant.is_standard() else "random", args.seed,
+        args.interpreter, elapsed))
     print("  " + ours.describe())
     print("  " + theirs.describe())
     print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
-    print("average disc difference %+.1f" % average)
+    print("average disc difference %+.1f%s" % (average, " (fewer discs wins)" if variant.anti else ""))
     if p in (0.0, 1.0):
         print("Elo difference %+.0f or %s (every game %s)" % (elo, "more" if p else "less", "won" if p else "lost"))
     else:
@@ -298,6 +301,8 @@ def main(argv=None):
     parser.add_argument("--interpreter", choices=("unix", "cpython"), default="unix",
                         help="unix: MicroPython's unix port, the device's viper code (default); cpython: the "
                         "plain code")
+    parser.add_argument("--size", type=int, choices=(6, 8), default=8, help="board size (default 8)")
+    parser.add_argument("--anti", action="store_true", help="Anti-Othello (fewer discs wins)")
     parser.add_argument("--json", action="store_true", help="one JSON object (summary and every game) on stdout")
     args = parser.parse_args(argv)
     try:

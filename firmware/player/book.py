@@ -163,10 +163,15 @@ def moves_for(board, kernel, path=None):
 
 
 def lookup(board, kernel, spread, rng, path=None):
-    """A book move within `spread` discs of the best, chosen at random: (square, score) or None."""
+    """A book move within `spread` discs of the best, chosen at random: (square, score) or None.
+
+    A spread of 0 (the top level, hints) plays the book's first best move, so that its games and hints do not
+    depend on chance where two moves score the same."""
     found = moves_for(board, kernel, path)
     if not found:
         return None
+    if not spread:
+        return found[0]
     best = found[0][1]
     choices = [move for move in found if move[1] >= best - spread]
     return choices[rng.below(len(choices))]

@@ -217,22 +217,30 @@ class PatternEvaluator:
             self.table = bytearray(self.table_bytes)
             self.phase = NO_PHASE
 
+    def open_again(self):
+        """The weight file open for reading, its header checked again: it may have been replaced since."""
+        path = self.source
+        try:
+            stream = open(path, "rb")
+        except OSError:
+            raise OSError("%s, read when the player started, cannot be opened now" % path)
+        try:
+            self._check_header(stream, path)
+        except Exception:  # not left open for the collector to close
+            stream.close()
+            raise
+        return stream
+
     def use_phase(self, phase):
         """Make `phase`'s tables the current ones (read from the file unless they are already)."""
         if phase != self.phase and self.table_bytes:
             self.take_tables()
-            path = self.source
-            try:
-                stream = open(path, "rb")
-            except OSError:  # the buffer still holds its phase
-                raise OSError("%s, read when the player started, cannot be opened now" % path)
             table = self.table
-            with stream:
-                self._check_header(stream, path)  # the file may have been replaced since
+            with self.open_again() as stream:  # an error here leaves the buffer holding its phase
                 stream.seek(self.tables_at + phase * len(table))
                 self.phase = NO_PHASE  # until the read has filled the buffer
                 if stream.readinto(table) != len(table):
-                    raise ValueError("%s is truncated" % path)
+                    raise ValueError("%s is truncated" % self.source)
             self.loads += 1
         self.phase = phase
 

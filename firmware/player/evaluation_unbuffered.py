@@ -25,11 +25,5 @@ class EntriesInFile:
 
 def pattern_sum_from_file(evaluator, phase):
     """evaluator.pattern_sum of its cells with `phase`'s entries read from its file."""
-    path = evaluator.source
-    try:
-        stream = open(path, "rb")
-    except OSError:
-        raise OSError("%s, read when the player started, cannot be opened now" % path)
-    with stream:
-        evaluator._check_header(stream, path)  # the file may have been replaced since
+    with evaluator.open_again() as stream:
         return evaluator.pattern_sum(evaluator.cells, EntriesInFile(stream, evaluator.tables_at + phase * evaluator.table_bytes))

@@ -56,7 +56,7 @@ DEVICE_SEARCH_NODES_PER_S = 8300
 #   then plays, on the rest of its budget);
 DEVICE_SOLVE_NODES_PER_S = 26000
 SOLVE_SHARE = 70
-# - the plain solver (CPython, the WASI build, 6x6 and 10x10) counts its nodes
+# - the plain solver (CPython, the WASI build, 10x10) counts its nodes
 #   its own way: on the same fourteen-empty positions it needs 1.63 times the
 #   viper solver's nodes (1.2 to 2.2 times), so it gets this percentage of the
 #   level's budget to finish about where the device does (not always: only

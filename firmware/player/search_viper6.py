@@ -110,9 +110,9 @@ _STATE_PASSING = const(1)  # this node passes; its value is its child's
 _STATE_SCOUT = const(2)  # the child in search has a null window: a fail high inside (alpha, beta) searches it again
 _STATE_TABLE = const(4)  # the node stores its result in the transposition table
 
-# Generated: the pattern section of firmware/player/eval6.bin (1 patterns, 4 images)
-_LAYOUT = b'\x00\x03\x04\t\n\x0b\x0e\r\x0c123654\t\x11\x191)!\x0e\x16\x1e6.&'
-_IMAGES = const(4)
+# Generated: the pattern section of firmware/player/eval6.bin (4 patterns, 14 images)
+_LAYOUT = b'\x00\x03\x04\t\n\x0b\x0e\r\x0c123654\t\x11\x191)!\x0e\x16\x1e6.&\x03\x03\x04\t\x12\x1b\n\x0b\x13\x11\x19\x1a\x0e\x15\x1c\r\x0c\x14\x16\x1e\x1d1*#23+)!"6-$54,.&%\x00\x03\x04\x11\x12\x13\x16\x15\x14)*+.-,\n\x12\x1a2*"\r\x15\x1d5-%\x00\x03\x02\t\x12\x1b6-$\x0e\x15\x1c1*#'
+_IMAGES = const(14)
 
 _BIAS = const(0x10000)
 _POLL_NODES = const(64)  # player.search.CHECK_EVERY: nodes between calls of poll(), a few ms on the Pico
@@ -885,6 +885,138 @@ def _search() -> int:
                             pa = pb
                             pb = pv
                         total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image b2 c3 d4 c2 d2 d3 b3 b4 c4
+                        tl = ((cl >> 9) & 0x1) | ((cl >> 17) & 0x2) | ((cl >> 25) & 0x4)
+                        th = ((dl >> 9) & 0x1) | ((dl >> 17) & 0x2) | ((dl >> 25) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 10) & 0x3) | ((cl >> 17) & 0x4)
+                        th = ((dl >> 10) & 0x3) | ((dl >> 17) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 17) & 0x1) | ((cl >> 24) & 0x6)
+                        th = ((dl >> 17) & 0x1) | ((dl >> 24) & 0x6)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image g2 f3 e4 f2 e2 e3 g3 g4 f4
+                        tl = ((cl >> 14) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 26) & 0x4)
+                        th = ((dl >> 14) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 26) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 13) & 0x1) | ((cl >> 11) & 0x2) | ((cl >> 18) & 0x4)
+                        th = ((dl >> 13) & 0x1) | ((dl >> 11) & 0x2) | ((dl >> 18) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 22) & 0x1) | ((cl >> 29) & 0x2) | ((cl >> 27) & 0x4)
+                        th = ((dl >> 22) & 0x1) | ((dl >> 29) & 0x2) | ((dl >> 27) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image b7 c6 d5 c7 d7 d6 b6 b5 c5
+                        tl = ((ch >> 17) & 0x1) | ((ch >> 9) & 0x2) | ((ch >> 1) & 0x4)
+                        th = ((dh >> 17) & 0x1) | ((dh >> 9) & 0x2) | ((dh >> 1) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 18) & 0x3) | ((ch >> 9) & 0x4)
+                        th = ((dh >> 18) & 0x3) | ((dh >> 9) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 9) & 0x1) | (ch & 0x6)
+                        th = ((dh >> 9) & 0x1) | (dh & 0x6)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image g7 f6 e5 f7 e7 e6 g6 g5 f5
+                        tl = ((ch >> 22) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 2) & 0x4)
+                        th = ((dh >> 22) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 2) & 0x4)
+                        pf = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 21) & 0x1) | ((ch >> 19) & 0x2) | ((ch >> 10) & 0x4)
+                        th = ((dh >> 21) & 0x1) | ((dh >> 19) & 0x2) | ((dh >> 10) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 14) & 0x1) | ((ch >> 5) & 0x2) | ((ch >> 3) & 0x4)
+                        th = ((dh >> 14) & 0x1) | ((dh >> 5) & 0x2) | ((dh >> 3) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image b3 c3 d3 g3 f3 e3
+                        tl = ((cl >> 17) & 0x7)
+                        th = ((dl >> 17) & 0x7)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((cl >> 22) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 18) & 0x4)
+                        th = ((dl >> 22) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 18) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image b6 c6 d6 g6 f6 e6
+                        tl = ((ch >> 9) & 0x7)
+                        th = ((dh >> 9) & 0x7)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 14) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 10) & 0x4)
+                        th = ((dh >> 14) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 10) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image c2 c3 c4 c7 c6 c5
+                        tl = ((cl >> 10) & 0x1) | ((cl >> 17) & 0x2) | ((cl >> 24) & 0x4)
+                        th = ((dl >> 10) & 0x1) | ((dl >> 17) & 0x2) | ((dl >> 24) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 18) & 0x1) | ((ch >> 9) & 0x2) | (ch & 0x4)
+                        th = ((dh >> 18) & 0x1) | ((dh >> 9) & 0x2) | (dh & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image f2 f3 f4 f7 f6 f5
+                        tl = ((cl >> 13) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 27) & 0x4)
+                        th = ((dl >> 13) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 27) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 21) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 3) & 0x4)
+                        th = ((dh >> 21) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 3) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image b2 c3 d4 g7 f6 e5
+                        tl = ((cl >> 9) & 0x1) | ((cl >> 17) & 0x2) | ((cl >> 25) & 0x4)
+                        th = ((dl >> 9) & 0x1) | ((dl >> 17) & 0x2) | ((dl >> 25) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 22) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 2) & 0x4)
+                        th = ((dh >> 22) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 2) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[10962 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        # image g2 f3 e4 b7 c6 d5
+                        tl = ((cl >> 14) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 26) & 0x4)
+                        th = ((dl >> 14) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 26) & 0x4)
+                        pa = uint(halves[tl]) + 2 * uint(halves[th])
+                        tl = ((ch >> 17) & 0x1) | ((ch >> 9) & 0x2) | ((ch >> 1) & 0x4)
+                        th = ((dh >> 17) & 0x1) | ((dh >> 9) & 0x2) | ((dh >> 1) & 0x4)
+                        pb = uint(halves[tl]) + 2 * uint(halves[th])
+                        if pa < pb:
+                            pv = pa
+                            pa = pb
+                            pb = pv
+                        total += int(tables[10962 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         score += (total - _TABLE_OFFSET * _IMAGES) * table_scale
                     value = 0 - (score >> _WEIGHT_SHIFT)
                     # the leaf's nodes: Searcher._pvs visits it twice when its null window fails

@@ -86,7 +86,7 @@ class FakeClock:
 
 def check_limits():
     board = Board()
-    for square in ("f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"):
+    for square in ("f5", "d6", "c3", "d3", "c4", "f3", "f4", "g5", "c6", "b5"):  # out of the opening book
         board.play(square)
     decision = think(board, 8, now=FakeClock(), time_limit_ms=30, node_limit=10 ** 8)
     assert decision.elapsed_ms <= 32 and board.is_legal(decision.square), decision
