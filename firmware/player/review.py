@@ -32,7 +32,7 @@ from othello.game import Game
 from othello.notation import parse_square, square_name
 from othello.scoring import disc_difference
 from player import decide
-from player.engine import MAX_TIME_MS
+from player.engine import MAX_TIME_MS, engine_for
 from player.levels import DEVICE_SOLVE_NODES_PER_S, REVIEW_EXACT, SOLVE_SHARE, Level, hint_level
 
 MISTAKE = 4  # discs lost from which a move counts as a mistake
@@ -56,7 +56,7 @@ def review_level(time_ms=REVIEW_TIME_MS):
 
 
 def judge(board, level, should_stop=None, now=None):
-    """(best square, score, exact) for the side to move on `board` with `level`'s budgets; None if
+    """(best square, score, exact, from the book) for the side to move on `board` with `level`'s budgets; None if
     `should_stop` stopped it. With the clock `now`, `level`'s time is a deadline too; without one, the
     budgets alone end the search. A forced move or pass is judged by the position after it (the player
     answers it at once, with an estimate)."""
@@ -72,7 +72,7 @@ def judge(board, level, should_stop=None, now=None):
         found = judge(after, level, should_stop, now)
         if found is None:
             return None
-        return (squares[0] if squares else PASS), -found[1], found[2]
+        return (squares[0] if squares else PASS), -found[1], found[2], False
     stopped = [False]
 
     def stop():
@@ -83,7 +83,19 @@ def judge(board, level, should_stop=None, now=None):
     decision = decide(board, level, stop, now, None, None if now is not None else MAX_TIME_MS, BOOK_SEED)
     if stopped[0]:
         return None
-    return decision.square, decision.score, decision.exact
+    return decision.square, decision.score, decision.exact, decision.book
+
+
+def book_score(board, square):
+    """The opening book's score of `square` on `board` (the mover's discs), or None if the book lacks it."""
+    engine = engine_for(board.variant)
+    book = engine.book_for(board)
+    if book is None:
+        return None
+    for move, score in book.moves_for(board, engine.kernel):
+        if move == square:
+            return score
+    return None
 
 
 class Entry:
@@ -143,9 +155,16 @@ class Review:
         best = self.known if self.known is not None else judge(board, self.level, should_stop, self.now)
         if best is None:
             return None
-        best_square, best_score, exact = best
+        best_square, best_score, exact, from_book = best
         reply = None
-        if square != best_square:
+        booked = book_score(board, square) if square != best_square and from_book else None
+        if booked is not None:
+            # a book position's moves are scored by one search: compared with each other, not with the
+            # book's score of the position after the move (another search, another depth's parity)
+            loss = max(0, round_discs(best_score - booked))
+            if not loss:
+                best_square = square
+        elif square != best_square:
             after = board.copy()
             after.play(square)
             reply = judge(after, self.level, should_stop, self.now)
