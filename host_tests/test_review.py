@@ -10,7 +10,7 @@ import pytest
 
 from othello.board import PASS, Board
 from othello.game import Game
-from othello.notation import square_name
+from othello.notation import parse_square, square_name
 from othello.variant import Variant
 from player import solve
 from player.review import Review, decode
@@ -351,3 +351,35 @@ def test_the_command_reviews_a_pulled_records_line(tmp_path):
     second = othello("review", str(path), "--game", "2")
     assert second.stdout.startswith("1 f5 black loss 0") and "White (D)" in second.stdout
     assert "holds 2 games: --game 3" in othello("review", str(path), "--game", "3").stderr
+
+
+def test_a_book_position_is_judged_from_one_read_of_the_book(monkeypatch):
+    """Each position the opening book holds is read once, and a book move that is not the best loses what
+    the book's scores of that position say (the first read gives them all: no second judgement)."""
+    from player import book
+    from player.engine import engine_for
+    from player.review import round_discs
+
+    variant = Variant()
+    kernel = engine_for(variant).kernel
+    board = Board(variant)
+    transcript = ""
+    for ply in range(4):  # the book's best line, but for its worst move at the third ply
+        found = book.moves_for(board, kernel)
+        square, score = found[-1] if ply == 2 else found[0]
+        if ply == 2:
+            worst, loss = square, round_discs(found[0][1] - score)
+        transcript += square_name(square, 8)
+        board.play(square)
+    assert loss >= 1  # the line plays a book move that loses something
+    reads = []
+    read = book.moves_for
+    monkeypatch.setattr(book, "moves_for", lambda board, kernel, path=None: reads.append(board.position())
+                        or read(board, kernel, path))
+    review = Review(variant, None, transcript)
+    while not review.done():
+        review.step()
+    assert len(reads) == len(set(reads)) == 4
+    third = review.entries[2]
+    assert (third.square, third.loss, third.exact) == (worst, loss, False) and third.best != worst
+    assert [entry.loss for entry in review.entries] == [0, 0, loss, 0]

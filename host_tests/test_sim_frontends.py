@@ -264,7 +264,10 @@ def test_until_and_settle_wait_for_the_screen(tmp_path):
         sim.power_on()
         script.run(sim, 'until "Busy"\nuntil "Ready" 2000\nsettle 100\n', tmp_path / "out")
         assert 700 <= sim.now < 1000
-        with pytest.raises(script.ScriptError, match="line 1: 'Gone' was not on the screen within 300 ms"):
+        with pytest.raises(script.ScriptError, match="line 1: 'Gone' was not on the screen within 300 ms "
+                                                     r"\(the screen then: .*failed-line-1.png\)"):
             script.run(sim, 'until "Gone" 300\n', tmp_path / "out")
+        failed = Image.open(tmp_path / "out" / "failed-line-1.png")
+        assert failed.tobytes() == sim.image().tobytes()  # the screen at the failure: "Ready"
     with pytest.raises(script.ScriptError, match="line 1: No closing quotation"):
         script.parse('until "Ready', ("a",))

@@ -5,9 +5,12 @@
 
 For each of the two variants (a `variant <name>` line first): device_search.main's `speed` and `level`
 lines on midgame positions of a fixed 6x6 game (plies PLIES, 26 to 17 empty squares), then
-- `solve <ply> <empties> <nodes> <ms> <exact>`: the top level given all the time and solver nodes it needs;
-- `level_solve <n> <ply> <nodes> <solver nodes> <ms> <exact>`: each level from FIRST_LEVEL that solves
-  there, with its own budgets and time; `level_solve_max_ms <n> <ms> <time_ms>`.
+- `solve <ply> <empties> <nodes> <ms> <exact> <viper>`: the top level given all the time and solver nodes
+  it needs;
+- `level_solve <n> <ply> <nodes> <solver nodes> <ms> <exact> <viper>`: each level from FIRST_LEVEL that
+  solves there, with its own budgets and time; `level_solve_max_ms <n> <ms> <time_ms>`.
+<viper> is 1 where the viper solver solved, 0 where its code found no room in the heap and the plain
+solver (10 to 100 times slower) did.
 """
 
 from device_search import FIRST_LEVEL, board_at, main
@@ -15,6 +18,7 @@ from othello.bench import sample_positions
 from othello.variant import Variant
 
 import player
+from player.engine import engine_for
 from player.levels import LEVELS
 
 PLIES = (6, 9, 12, 15)
@@ -28,7 +32,8 @@ def solves(variant):
     for ply in SOLVE_PLIES:
         board = board_at(game, ply, variant)
         decision = player.think(board, top, time_limit_ms=600000, rng_seed=1, solve_node_limit=UNLIMITED)
-        print("solve", ply, board.empties(), decision.nodes, decision.elapsed_ms, int(decision.exact))
+        print("solve", ply, board.empties(), decision.nodes, decision.elapsed_ms, int(decision.exact),
+              int(engine_for(variant).fast_solver is not None))
     for level in LEVELS[FIRST_LEVEL - 1:]:
         worst = 0
         for ply in SOLVE_PLIES:
@@ -37,7 +42,7 @@ def solves(variant):
                 continue
             decision = player.think(board, level.number, rng_seed=1)
             print("level_solve", level.number, ply, decision.nodes, decision.solver_nodes, decision.elapsed_ms,
-                  int(decision.exact))
+                  int(decision.exact), int(engine_for(variant).fast_solver is not None))
             worst = max(worst, decision.elapsed_ms)
         print("level_solve_max_ms", level.number, worst, level.time_ms)
 

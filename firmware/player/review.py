@@ -15,8 +15,9 @@ search's estimate, rounded to whole discs. Each position is judged once:
 the position after a move is the one the next move is played from.
 
 A judgement's budgets are nodes (review_level: the Pico's measured rates
-times the time), and the book's ties are broken by a fixed seed: the same
-record gives the same review on every port that runs the same search code.
+times the time), and a book position is judged by the book's own scores of
+its moves (the first best move where two tie): the same record gives the
+same review on every port that runs the same search code.
 The unix port runs the Pico's (the viper search and solver), so `tools/othello
 review` there prints the device's numbers; under CPython the plain solver
 counts its nodes its own way and may settle a position the device does not,
@@ -41,27 +42,28 @@ WORST_LISTED = 3  # the summary lists each side's largest losses, at most this m
 # (about 1.6 s on the Pico); the solver, from REVIEW_EXACT empties (a shorter --time: a hint's), SOLVE_SHARE
 # of this time in nodes, 182,000 (docs/DEVICE_SPEED.md, Post-game review, says how many it settles).
 REVIEW_TIME_MS = 10000
-BOOK_SEED = 1  # the book's ties broken the same way every time
+SEED = 1  # a judgement plays no random move (no noise, the book's first best move); fixed all the same
 
 
 def review_level(time_ms=REVIEW_TIME_MS):
     """The budgets of a judgement in `time_ms` of device time: a hint's midgame search and solver depth,
     and all of SOLVE_SHARE of the time for the solver (a hint stops at the top level's budget): a review
-    can wait for an exact result where a move cannot."""
+    can wait for an exact result where a move cannot. No book in the level: judge() reads the book itself,
+    once a position, for the scores of all its moves."""
     hint = hint_level(time_ms)
     solve_nodes = max(1, time_ms * SOLVE_SHARE * DEVICE_SOLVE_NODES_PER_S // 100000)
     exact = REVIEW_EXACT if time_ms >= REVIEW_TIME_MS else hint.exact
-    return Level(0, "Review", time_ms, hint.nodes, hint.max_depth, exact, solve_nodes, hint.style, hint.noise,
-                 hint.book)
+    return Level(0, "Review", time_ms, hint.nodes, hint.max_depth, exact, solve_nodes, hint.style, hint.noise, None)
 
 
 def judge(board, level, should_stop=None, now=None):
-    """(best square, score, exact, from the book) for the side to move on `board` with `level`'s budgets; None if
-    `should_stop` stopped it. With the clock `now`, `level`'s time is a deadline too; without one, the
-    budgets alone end the search. A forced move or pass is judged by the position after it (the player
-    answers it at once, with an estimate)."""
+    """(best square, score, exact, book) for the side to move on `board` with `level`'s budgets; None if
+    `should_stop` stopped it. `book` is the opening book's [(square, score)] for a position it holds (best
+    first: the judgement is its first), else None. With the clock `now`, `level`'s time is a deadline too;
+    without one, the budgets alone end the search. A forced move or pass is judged by the position after it
+    (the player answers it at once, with an estimate)."""
     if board.is_game_over():
-        return None, disc_difference(board.result(), board.turn), True
+        return None, disc_difference(board.result(), board.turn), True, None
     squares = board.legal_squares()
     if len(squares) <= 1:
         after = board.copy()
@@ -72,7 +74,10 @@ def judge(board, level, should_stop=None, now=None):
         found = judge(after, level, should_stop, now)
         if found is None:
             return None
-        return (squares[0] if squares else PASS), -found[1], found[2], False
+        return (squares[0] if squares else PASS), -found[1], found[2], None
+    booked = book_moves(board)
+    if booked:
+        return booked[0][0], booked[0][1], False, booked
     stopped = [False]
 
     def stop():
@@ -80,22 +85,18 @@ def judge(board, level, should_stop=None, now=None):
             stopped[0] = True
         return stopped[0]
 
-    decision = decide(board, level, stop, now, None, None if now is not None else MAX_TIME_MS, BOOK_SEED)
+    decision = decide(board, level, stop, now, None, None if now is not None else MAX_TIME_MS, SEED)
     if stopped[0]:
         return None
-    return decision.square, decision.score, decision.exact, decision.book
+    return decision.square, decision.score, decision.exact, None
 
 
-def book_score(board, square):
-    """The opening book's score of `square` on `board` (the mover's discs), or None if the book lacks it."""
+def book_moves(board):
+    """The opening book's [(square, score)] on `board`, best first (scores in the mover's discs); [] or None
+    where the book does not hold it."""
     engine = engine_for(board.variant)
     book = engine.book_for(board)
-    if book is None:
-        return None
-    for move, score in book.moves_for(board, engine.kernel):
-        if move == square:
-            return score
-    return None
+    return None if book is None else book.moves_for(board, engine.kernel)
 
 
 class Entry:
@@ -155,9 +156,14 @@ class Review:
         best = self.known if self.known is not None else judge(board, self.level, should_stop, self.now)
         if best is None:
             return None
-        best_square, best_score, exact, from_book = best
+        best_square, best_score, exact, book = best
         reply = None
-        booked = book_score(board, square) if square != best_square and from_book else None
+        booked = None
+        if square != best_square and book:
+            for move, score in book:
+                if move == square:
+                    booked = score
+                    break
         if booked is not None:
             # a book position's moves are scored by one search: compared with each other, not with the
             # book's score of the position after the move (another search, another depth's parity)

@@ -19,7 +19,9 @@ One command per line; '#' starts a comment:
     gif FILE.gif            write the frames kept so far as an animated GIF
     power off|on|cycle      take the power away, give it back, or both
     cut-power-at STEP       the power goes just before the STEP-th flash-changing step
-Files are written in the output directory. A script that waits for what
+Files are written in the output directory; where an until or settle line
+fails, also what the screen then showed, failed-line-N.png (N the line), which
+the error names. A script that waits for what
 the screen shows (until, settle) rather than for times runs the same on a
 device of any speed.
 """
@@ -102,14 +104,16 @@ def run(sim, text, out_dir):
             timeout = args[1] if len(args) > 1 else UNTIL_MS
             if not _run_until_shown(sim, args[0], timeout):
                 _check_running(sim, number)
-                raise ScriptError("line %d: %r was not on the screen within %d ms" % (number, args[0], timeout))
+                raise ScriptError("line %d: %r was not on the screen within %d ms%s"
+                                  % (number, args[0], timeout, _failed_shot(sim, out_dir, number)))
         elif name == "settle":
             quiet = args[0] if args else SETTLE_MS
             if not _settle(sim, quiet):
                 _check_running(sim, number)
                 if not any(map(any, sim.screen())):
                     raise ScriptError("line %d: the screen stayed dark for %d ms" % (number, UNTIL_MS))
-                raise ScriptError("line %d: the screen kept changing for %d ms" % (number, UNTIL_MS))
+                raise ScriptError("line %d: the screen kept changing for %d ms%s"
+                                  % (number, UNTIL_MS, _failed_shot(sim, out_dir, number)))
         elif name == "press":
             for _ in range(args[1] if len(args) > 1 else 1):
                 sim.tap(args[0], TAP_MS, GAP_MS)
@@ -147,6 +151,13 @@ def run(sim, text, out_dir):
 def _dimmed(panel):
     """Whether the app has dimmed the panel (its contrast below every setting's) or turned it off."""
     return panel.brightness() < 0.3 + 0.7 * min(CONTRAST_LEVELS) / 255
+
+
+def _failed_shot(sim, out_dir, number):
+    """Save what the screen shows when a line fails, for the error message to point at."""
+    path = out_dir / ("failed-line-%d.png" % number)
+    sim.image().save(path)
+    return " (the screen then: %s)" % path
 
 
 def _check_running(sim, number):
