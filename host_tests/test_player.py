@@ -187,6 +187,18 @@ def test_deadline_is_respected_on_a_fake_clock():
     assert board.is_legal(decision.square)
 
 
+def test_a_big_board_looks_at_the_clock_at_every_node():
+    """A 10x10 node is a multi-word big integer's work: 64 of them took 1.2 s on the Pico (52 a second), so
+    the search reads the clock at each one and a move keeps its time there too."""
+    board = Board(Variant(size=10))
+    clock = FakeClock()  # a millisecond a read: past the deadline after 40 reads, whatever the interval
+    decision = think(board, 8, now=clock, time_limit_ms=40, node_limit=10**8)
+    assert decision.elapsed_ms <= 40 + 2 and 0 < decision.nodes <= 40
+    assert board.is_legal(decision.square)
+    on_8x8 = think(midgame_board(), 8, now=FakeClock(), time_limit_ms=40, node_limit=10**8)
+    assert on_8x8.nodes > 64  # there the clock is read every 64 nodes, where the viper search polls
+
+
 def test_deadline_is_respected_on_the_real_clock():
     board = midgame_board(seed=11)
     decision = think(board, 8, time_limit_ms=150, node_limit=10**8)

@@ -6,6 +6,11 @@ from pathlib import Path
 
 import pytest
 
+import micropython_runner
+from othello.bench import sample_positions
+from othello.board import Board
+from othello.variant import BLACK, Variant
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CHECKS = HERE / "mpy" / "player_checks.py"
@@ -175,15 +180,17 @@ print(decision.book, "player.book" in sys.modules)
 """
 
 
-def test_the_book_is_let_go_once_the_game_is_past_it():
-    """The opening book's code stays in the heap while a position of the book can come, no longer."""
+def test_the_book_is_let_go_for_a_search_and_past_its_deepest_position():
+    """The opening book's code is in the heap after a move from the book, not during a search of a position
+    the book does not hold (the next move imports it again), and not past the book's deepest position."""
     import micropython_runner
 
     deepest = (REPO / "firmware" / "player" / "book8.bin").read_bytes()[6]  # the header's most discs of a position
     lines = micropython_runner.run_unix("DEEPEST = %d\n" % deepest + BOOK_LET_GO).split()
-    # 4 discs to the deepest: moves from the book while it has them, and its code loaded; then one disc more
-    positions = deepest - 3
-    assert lines[:2] == ["True", "True"] and lines[1:2 * positions:2] == ["True"] * positions, lines
+    positions = deepest - 3  # 4 discs to the deepest: (from the book, its code loaded) after each move
+    pairs = list(zip(lines[0:2 * positions:2], lines[1:2 * positions:2]))
+    assert pairs[0] == ("True", "True") and ("False", "False") in pairs, lines
+    assert all(from_book == loaded for from_book, loaded in pairs), lines
     assert lines[2 * positions:] == ["False", "False"], lines
 
 
@@ -398,3 +405,42 @@ def test_the_viper_pattern_sum_equals_the_plain_one():
 
     lines = micropython_runner.run_unix(VIPER_PATTERN_SUM).split("\n")
     assert lines[:2] == ["viper True", "equal 1800"], lines  # 60 squares' fillings a phase: 10 + 10 + 5 + 5 phases
+
+
+VARIANT_SWITCH_CHECK = """
+import sys
+from othello.board import Board
+from othello.variant import Variant
+from player import think
+from player.engine import engine_for
+
+board = Board.from_position("%s", Variant(size=6))
+think(board, 8, rng_seed=1)  # 10 empties: the top level solves, with the viper solver
+print("solver", "player.endgame_viper" in sys.modules, engine_for(board.variant).fast_solver is not None)
+from player.evaluation import PatternEvaluator
+
+take_tables = PatternEvaluator.take_tables
+solver_loaded = []
+
+
+def taking_tables(evaluator):  # where the new engine's evaluation takes its buffer: is the old code gone?
+    solver_loaded.append("player.endgame_viper" in sys.modules)
+    return take_tables(evaluator)
+
+
+PatternEvaluator.take_tables = taking_tables
+anti = engine_for(Variant(size=6, anti=True))
+print("switched", solver_loaded, "player.endgame_viper" in sys.modules, anti.searcher.fast is not None)
+"""
+
+
+def test_a_new_variant_lets_the_old_engines_fast_path_go():
+    """On the Pico the solver's 35 KB of code, loaded by one variant's endgame, left the next variant's
+    engine no room for its evaluation: a new engine releases the old one's viper modules first."""
+    variant = Variant(size=6)
+    board = Board(variant)
+    player_discs, opponent_discs, _ = sample_positions(1, variant=variant)[22]
+    board.set_discs(player_discs, opponent_discs, BLACK)
+    assert board.empties() == 10 and board.legal_squares()
+    output = micropython_runner.run("unix", VARIANT_SWITCH_CHECK % board.position())
+    assert output.split("\n")[:2] == ["solver True True", "switched [False, False] False True"], output

@@ -26,18 +26,15 @@ SOLVE_PLIES = (18, 20, 22)  # 14, 12 and 10 empty squares
 UNLIMITED = 10 ** 9
 
 
-def solves(variant):
-    game = sample_positions(1, variant=variant)
+def solves(variant, boards):
     top = len(LEVELS)
-    for ply in SOLVE_PLIES:
-        board = board_at(game, ply, variant)
+    for ply, board in zip(SOLVE_PLIES, boards):
         decision = player.think(board, top, time_limit_ms=600000, rng_seed=1, solve_node_limit=UNLIMITED)
         print("solve", ply, board.empties(), decision.nodes, decision.elapsed_ms, int(decision.exact),
               int(engine_for(variant).fast_solver is not None))
     for level in LEVELS[FIRST_LEVEL - 1:]:
         worst = 0
-        for ply in SOLVE_PLIES:
-            board = board_at(game, ply, variant)
+        for ply, board in zip(SOLVE_PLIES, boards):
             if board.empties() > level.exact:
                 continue
             decision = player.think(board, level.number, rng_seed=1)
@@ -49,5 +46,10 @@ def solves(variant):
 
 for variant in (Variant(size=6), Variant(size=6, anti=True)):
     print("variant", variant.describe())
+    # The endgame positions are made first: made after the searches (a whole game of big integers), they left
+    # the solver's code no room, and the plain solver solved, as in no game
+    game = sample_positions(1, variant=variant)
+    boards = [board_at(game, ply, variant) for ply in SOLVE_PLIES]
+    del game
     main(variant, PLIES)
-    solves(variant)
+    solves(variant, boards)

@@ -225,7 +225,8 @@ FAST_MODULES = ("player.search_viper", "player.search_viper6", SOLVER_MODULE)
 
 
 def _let_go_but(module):
-    """Release every fast path's module but `module` and collect at once, so that it finds its room."""
+    """Release every fast path's module but `module` (None: all) and collect at once, so that it finds its
+    room."""
     released = False
     for name in FAST_MODULES:
         if name != module and name in sys.modules:
@@ -263,6 +264,10 @@ def engine_for(variant):
     engine = _engine[0]
     if engine is None or engine.key != key:
         _engine[0] = None
+        # The old engine's fast path (the solver's 35 KB of code after an endgame) would stay in the heap
+        # while the new one takes its tables: on the Pico a 6x6 Anti engine after a 6x6 game's solves found
+        # no 11 KB block for its evaluation. The new engine imports what it needs again.
+        _let_go_but(None)
         engine = _engine[0] = Engine(variant)
     return engine
 
@@ -318,6 +323,10 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
         found = book.lookup(board, engine.kernel, level.book, rng)
         if found is not None:
             return finish(found[0], found[1], False, 0, 0, True)
+        # Not in the book: its module's code (2 KB on the Pico) leaves the heap for the search, the game's
+        # tightest moment while the book may still hold later positions; the next move imports it again.
+        book = None
+        release_module("player.book")
 
     # From here on the squares are the kernel's (a 6x6 board's inside the 8x8 one): board_square() turns them back.
     player, opponent = engine.root(board)

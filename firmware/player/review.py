@@ -24,7 +24,7 @@ counts its nodes its own way and may settle a position the device does not,
 or not settle one it does. Given the device's clock (`now`, as the review
 screen does), a judgement also stops at the review's time: on 8x8 the node
 budgets end it long before (2.2 s at most of the 10 on the Pico), so this
-only bounds 6x6 and 10x10, which the Pico searches without its viper code.
+only bounds 10x10, which the Pico searches without its viper code.
 Without a clock (the host) there is no deadline, whatever the machine's speed.
 """
 
