@@ -189,16 +189,20 @@ def exact_value(position, move):
     return -solve(board)[0]
 
 
+def solve_unfinished(how):
+    """Whether a move's solve did not finish (a proven win or nothing), by how_decided()'s words."""
+    return how.startswith("unsolved") or how == "proven"
+
+
 def solve_cut_by_deadline(level, move, device_how):
     """Whether the device's solve did not finish before its share of the time: a solve that its node budget
     (level.solve_nodes viper nodes) ended did not."""
-    unfinished = device_how.startswith("unsolved") or device_how == "proven"
-    return unfinished and move.solver_nodes < level.solve_nodes
+    return solve_unfinished(device_how) and move.solver_nodes < level.solve_nodes
 
 
 def why_different(move, device_how, host_how, host):
     """Why the device's move is not the host's: a deadline, a budget, or two best moves of one exact result."""
-    if (device_how.startswith("unsolved") or device_how == "proven") and host_how == "solved":
+    if solve_unfinished(device_how) and host_how == "solved":
         if solve_cut_by_deadline(LEVELS[move.level - 1], move, device_how):
             return "the device's solve was stopped by its deadline (%d%% of the time); the host solved" % SOLVE_SHARE
         return ("the device's solve ended on its node budget; the host's finished within its own (CPython's "
