@@ -166,6 +166,20 @@ def test_terminal_repeats_keep_the_button_down():
     assert sim.times[1] - sim.times[0] >= 0.6
 
 
+def test_repeats_that_pile_up_in_one_read_still_hold_the_button():
+    sim = _FakeSim(("right",))
+    keyboard = _Keyboard(sim)
+    keyboard.keys(["right"], 0.0)
+    sim.tick(keyboard, 0.0)
+    keyboard.keys(["right"], 0.03)
+    sim.tick(keyboard, 0.03)
+    keyboard.keys(["right"] * 3, 0.08)  # a busy moment: three repeats come in one read
+    for step in range(50):
+        sim.tick(keyboard, 0.08 + step * 0.01)
+    assert sim.log == [("press", "right"), ("release", "right")]
+    assert sim.times[1] - sim.times[0] >= 0.18
+
+
 def test_a_key_again_after_another_key_is_a_tap_not_a_repeat():
     sim = _FakeSim(("down", "a"))
     keyboard = _Keyboard(sim)

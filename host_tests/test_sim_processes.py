@@ -233,14 +233,21 @@ def test_ctrl_c_quits_the_terminal_without_a_traceback(tmp_path, counter_app):
 
 def test_terminal_repeats_of_a_held_key_keep_the_button_down(tmp_path, counter_app):
     def play(terminal):
-        for _ in range(30):  # a held key as a terminal repeats it, every 30 ms for 0.9 s
+        terminal.type(b"\x1b[C")  # a held key as a terminal sends it: once, then after its delay
+        terminal.read(0.5)
+        for _ in range(40):  # repeats every 30 ms, for 1.2 s
             terminal.type(b"\x1b[C")
             terminal.read(0.03)
         terminal.read(0.5)
 
     status, stderr, _ = _terminal_session(tmp_path, counter_app, play)
     assert status == 0, stderr
-    assert stderr.count("event right press") == 1 and stderr.count("event right release") == 1
+    presses, releases = stderr.count("event right press"), stderr.count("event right release")
+    assert presses == releases, "the button is let go in the end"
+    # The first key is a tap (the terminal's delay is longer than any repeat gap), the repeats hold the
+    # second press. A host busy elsewhere can stall a repeat past REPEAT_GAP_S and split the hold: that
+    # makes one more press, not a press for each of the 40 repeats. The exact rule is in test_sim_frontends.
+    assert 2 <= presses <= 4, stderr
     assert stderr.count("event right repeat") >= 2, "held long enough for the firmware's own repeat"
 
 

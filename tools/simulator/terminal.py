@@ -82,8 +82,10 @@ class _Keyboard:
     def keys(self, names, now):
         """The keys of one read from the terminal, at `now` (s). Keys that came together were typed or
         pasted together: each is a tap. A key that comes alone, soon after the same key with no other key
-        between, is a repeat (a terminal repeats only the key held last)."""
+        between, is a repeat (a terminal repeats only the key held last). Repeats that a busy moment let
+        pile up into one read stay repeats: the same key again right after a repeat is one too."""
         seen = set()
+        repeating = False  # the key just before, in this read, was a repeat
         for key in names:
             if key == "menu" and "menu" not in self.buttons:
                 name, hold = "a", LONG_PRESS_MS
@@ -91,7 +93,8 @@ class _Keyboard:
                 name, hold = key, PRESS_MS
             if name not in self.buttons:
                 continue
-            repeat = key not in seen and self.last[0] == key and now - self.last[1] < REPEAT_GAP_S
+            repeat = (key not in seen or repeating) and self.last[0] == key and now - self.last[1] < REPEAT_GAP_S
+            repeating = repeat
             self.last = (key, now)
             seen.add(key)
             if not (repeat and self.queue.hold_on(name, now + REPEAT_HOLD_S)):
