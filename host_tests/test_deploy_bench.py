@@ -1,5 +1,6 @@
 """The device benchmarks run on the host: tools/device_bench.py (make bench-device) under both host
-MicroPythons with --quick, tools/device_endgame.py on the unix port (the device's moves, docs/DEVICE_SPEED.md)."""
+MicroPythons with --quick, tools/device_endgame.py and tools/device_search_plain.py on the unix port (the
+device's moves, docs/DEVICE_SPEED.md)."""
 
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import micropython_runner
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "tools" / "device_bench.py"
 ENDGAME = REPO / "tools" / "device_endgame.py"
+PLAIN = REPO / "tools" / "device_search_plain.py"
 
 
 def test_device_bench_quick_run(micropython, compiled_firmware):
@@ -44,3 +46,12 @@ def test_device_endgame_runs_on_the_unix_port():
         assert int(figures["solver_%d_ms_median" % empties]) <= int(figures["solver_%d_ms_worst" % empties])
     assert figures["endgame_14_positions"] == "8"
     assert output.count("level_8_move ") == 8
+
+
+def test_device_search_plain_plays_every_level_without_the_fast_paths():
+    output = micropython_runner.run_unix(PLAIN.read_text(), path=[REPO / "tools"])
+    lines = [line.split() for line in output.splitlines()]
+    moves = [line for line in lines if line[0] == "level"]
+    assert sorted({(line[1], line[2]) for line in moves}) == [(str(level), str(ply)) for level in (5, 6, 7, 8) for ply in (20, 32, 46, 50)]
+    assert all(int(line[3]) > 0 for line in moves)
+    assert ["fast_path_modules_loaded", "0"] in lines, output

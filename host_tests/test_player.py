@@ -12,7 +12,7 @@ from othello.variant import START_EMPTY, WHITE, Variant
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
 from player.evaluation import POSITIONAL_VALUES, SCALARS, PatternEvaluator, SquareEvaluator, _group, weights_file
-from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable, square_ranks
+from player.search import CHECK_SLICE_MS, INFINITY, SearchStopped, Searcher, TranspositionTable, square_ranks
 
 
 # ----- references -------------------------------------------------------------
@@ -197,6 +197,31 @@ def test_a_big_board_looks_at_the_clock_at_every_node():
     assert board.is_legal(decision.square)
     on_8x8 = think(midgame_board(), 8, now=FakeClock(), time_limit_ms=40, node_limit=10**8)
     assert on_8x8.nodes > 64  # there the clock is read every 64 nodes, where the viper search polls
+
+
+def test_a_slow_search_looks_at_the_clock_more_often(monkeypatch):
+    """This search on the Pico runs about 900 nodes/s (where the viper search could not load): 64 nodes
+    between looks at the clock would be 70 ms, more than a move may overrun its level's time (50 ms)."""
+    class NodeClock:  # the time a node takes on the Pico's plain search, on a clock of the moves played
+        ms = 0.0
+
+        def __call__(self):
+            return int(self.ms)
+
+    clock = NodeClock()
+    play = Kernel.play
+
+    def slow_play(kernel, ply, square):
+        clock.ms += 1.1
+        return play(kernel, ply, square)
+
+    monkeypatch.setattr(Kernel, "play", slow_play)
+    worst = 0
+    for seed in range(3, 13):
+        for time_ms in (100, 200, 400):
+            decision = think(midgame_board(seed=seed), 8, now=clock, time_limit_ms=time_ms, node_limit=10**8)
+            worst = max(worst, decision.elapsed_ms - time_ms)
+    assert worst <= 2 * CHECK_SLICE_MS + 2, worst  # 52 ms when the search looked every 64 nodes whatever their time
 
 
 def test_deadline_is_respected_on_the_real_clock():

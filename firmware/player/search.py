@@ -21,7 +21,10 @@ clock and a should_stop() callback; all are checked every CHECK_EVERY nodes
 (the viper search polls at the same nodes, so the twins stop alike), at
 every node on a board bigger than 8x8, and stop the search by raising
 SearchStopped, after which the last complete result (or the best root move
-finished so far) stands.
+finished so far) stands. Where that many nodes take longer than
+CHECK_SLICE_MS (this search on the Pico, where the viper search or solver
+could not load), the checks come closer together, so that the deadline is
+still seen in time.
 
 Move order: the table's move first, then (with enough depth left) fewest
 replies for the opponent; corners, edges, inner squares, C- and X-squares
@@ -39,6 +42,10 @@ CHECK_EVERY = 64  # nodes between looks at the clock, the node limit and should_
 # ... on a board bigger than 8x8, whose every mask is a multi-word big integer (even where viper runs):
 # 64 of its nodes took 1.2 s on the Pico (52 a second, 10x10) and 0.1 s on the host's unix port
 BIG_BOARD_CHECK_EVERY = 1
+# Under a deadline, a slice of nodes between two looks that takes longer than this halves the slice, one
+# that takes under a quarter of it doubles it back (up to the interval above): this search on the Pico
+# runs 700-1,000 nodes/s, so 64 nodes took 65-90 ms, more than a level may overrun its time (50 ms).
+CHECK_SLICE_MS = 10
 NO_LIMIT = 1 << 29
 
 TABLE_DEPTH = 2  # the midgame search uses the table with at least this depth left
@@ -173,7 +180,9 @@ class Searcher:
         self.deadline = deadline
         self.now = ticks_ms if now is None else now
         self.should_stop = should_stop
-        self.next_check = min(self._check_interval(), self.node_limit)
+        self.check_every = self._check_interval()
+        self.checked_at = 0 if deadline is None else self.now()
+        self.next_check = min(self.check_every, self.node_limit)
         self.table.new_search()
 
     def finish(self):
@@ -193,12 +202,20 @@ class Searcher:
             raise SearchStopped()
         if self.should_stop is not None and self.should_stop():
             raise SearchStopped()
-        if self.deadline is not None and ticks_diff(self.deadline, self.now()) <= 0:
-            raise SearchStopped()
-        self.next_check = min(self.nodes + self._check_interval(), self.node_limit)
+        if self.deadline is not None:
+            now = self.now()
+            if ticks_diff(self.deadline, now) <= 0:
+                raise SearchStopped()
+            slice_ms = ticks_diff(now, self.checked_at)
+            self.checked_at = now
+            if slice_ms > CHECK_SLICE_MS:
+                self.check_every = max(self.check_every >> 1, 1)
+            elif slice_ms * 4 < CHECK_SLICE_MS:
+                self.check_every = min(self.check_every << 1, self._check_interval())
+        self.next_check = min(self.nodes + self.check_every, self.node_limit)
 
     def _check_interval(self):
-        # a method, not an attribute: the searcher's attributes are counted to the byte on the Pico's heap
+        """The most nodes between two looks at the limits."""
         return CHECK_EVERY if self.kernel.geometry.size <= 8 else BIG_BOARD_CHECK_EVERY
 
     # ----- the root ---------------------------------------------------------
