@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import hw
+from hw.buttons import Buttons
 import simulator
 
 REPO = Path(__file__).resolve().parent.parent
@@ -113,6 +114,86 @@ def test_a_release_and_a_new_press_between_two_polls_are_both_reported(tmp_path)
     board.release("right")
     events = run(device, board, 500, every=20)
     assert [kind for _, _, kind in events] == [hw.RELEASE], "no repeat: the second press was not held 400 ms"
+
+
+def test_taps_while_a_screen_redraws_are_each_reported(tmp_path):
+    # A player taps right twice, then three times, while the Pico redraws or saves the game (100-300 ms
+    # without a poll): each tap is a press and a release, in order, one change a poll.
+    device, board = open_board(tmp_path)
+    run(device, board, 100, every=100)
+    for taps in (2, 3):
+        for _ in range(taps):
+            board.press("right")
+            board.advance(50)
+            board.release("right")
+            board.advance(50)
+        events = run(device, board, 400, every=30)
+        assert [(name, kind) for _, name, kind in events] == [("right", hw.PRESS), ("right", hw.RELEASE)] * taps
+        assert min(b - a for (a, _, _), (b, _, _) in zip(events, events[1:])) >= device.buttons.debounce_ms
+
+
+class _Clock:
+    def __init__(self):
+        self.ms = 1000
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def ticks_add(self, a, b):
+        return a + b
+
+
+class _LatePin:
+    """A pin whose edge handler runs when the test says: a soft interrupt runs at the interpreter's next
+    chance, which can be after a poll read the level, or together with the next edge's."""
+
+    def __init__(self):
+        self.level = 1
+        self.handler = None
+
+    def value(self):
+        return self.level
+
+    def irq(self, handler, trigger):
+        self.handler = handler
+
+
+def _late_buttons():
+    pin, clock = _LatePin(), _Clock()
+    buttons = Buttons([("a", pin, 0)], clock, irq_trigger=3)
+    return buttons, pin, clock
+
+
+def _poll(buttons, clock, ms):
+    clock.ms += ms
+    return buttons.poll(clock.ms)
+
+
+def test_an_edge_whose_handler_runs_after_the_poll_is_one_press():
+    buttons, pin, clock = _late_buttons()
+    pin.level = 0  # pressed; its handler has not run yet when the poll reads the pin
+    events = [_poll(buttons, clock, 5)]
+    pin.handler(pin)
+    events += [_poll(buttons, clock, 30) for _ in range(5)]
+    pin.level = 1
+    pin.handler(pin)
+    events += [_poll(buttons, clock, 30) for _ in range(5)]
+    assert [event for event in events if event] == [[("a", hw.PRESS)], [("a", hw.RELEASE)]]
+
+
+def test_two_edges_counted_as_one_still_end_in_the_pins_level():
+    buttons, pin, clock = _late_buttons()
+    clock.ms += 100
+    pin.level = 0
+    clock.ms += 40
+    pin.level = 1  # a tap during a long native call: both handlers run at once, the second one as bounce
+    pin.handler(pin)
+    pin.handler(pin)
+    events = [_poll(buttons, clock, 30) for _ in range(5)]
+    assert [event for event in events if event] == [[("a", hw.PRESS)], [("a", hw.RELEASE)]]
 
 
 def test_release_bounce_is_no_new_press_with_slow_polls(tmp_path):

@@ -4,12 +4,14 @@ poll(now) reads each pin once and returns the events since the last poll as
 (name, kind) pairs, kind one of PRESS, REPEAT, LONG, RELEASE:
 - a press counts as soon as a poll sees it, unless the button changed less
   than `debounce_ms` ago (contact bounce); a release likewise;
-- a press and release that both happen between two polls (a quick tap while
-  the computer thinks) are caught by the pin's edge interrupt and reported
-  as a PRESS, then a RELEASE at the next poll; so are a release and a new
-  press between two polls (the same key tapped again while a screen
-  redraws): a RELEASE, then a PRESS at the next poll; edges within
-  `debounce_ms` of the last change are bounce and do not count;
+- changes between two polls (a quick tap while the computer thinks, the
+  same key tapped twice while a screen redraws or a game is saved) are
+  counted by the pin's edge interrupt and reported one a poll, in order:
+  two taps between polls are PRESS, RELEASE, PRESS, RELEASE over the next
+  four polls; an edge within `debounce_ms` of the last one counted is
+  bounce and does not count; a change the count missed (two edges whose
+  late handlers ran together) is taken from the pin's level once two polls
+  in a row see it (one could read the pin before its edge's handler ran);
 - directions held for `repeat_delay_ms` repeat every `repeat_ms`;
 - any other button held for `long_ms` reports LONG once, before its RELEASE;
 - a button already down when Buttons starts (held through a reset) reports
@@ -27,19 +29,11 @@ DIRECTIONS = ("up", "down", "left", "right")
 _NO_EVENTS = ()
 
 
-def _latch(latched, edge_at, index, ticks_ms):
-    def on_edge(pin):
-        latched[index] = 1
-        edge_at[index] = ticks_ms()
-
-    return on_edge
-
-
 class Buttons:
     """`pins` is a list of (name, Pin, level when pressed); `clock` has ticks_ms/ticks_diff/ticks_add.
 
     With `irq_trigger` (Pin.IRQ_FALLING | Pin.IRQ_RISING), each pin's edge
-    interrupt latches taps shorter than the time between two polls.
+    interrupt counts the changes that come between two polls.
     """
 
     def __init__(self, pins, clock, irq_trigger=None, debounce_ms=25, repeat_delay_ms=400, repeat_ms=120, long_ms=700):
@@ -55,16 +49,26 @@ class Buttons:
         count = len(pins)
         self._down = bytearray(count)
         self._held_at_start = bytearray(1 if pin.value() == level else 0 for _, pin, level in pins)
-        self._latched = bytearray(count)
+        self._counted = irq_trigger is not None
+        self._edges = bytearray(count)  # changes the interrupt counted (mod 256): written by it alone
+        self._seen = bytearray(count)  # ... and those poll() has reported: written by poll() alone
+        self._unconfirmed = bytearray(count)  # the level differed from the state at the last poll, uncounted
         self._long_sent = bytearray(count)
         settled = clock.ticks_add(clock.ticks_ms(), -debounce_ms)
         self._changed_at = [settled] * count
-        self._edge_at = [settled] * count  # when the interrupt last saw an edge
+        self._edge_at = [settled] * count  # when the interrupt last counted an edge
         self._due = [settled] * count  # next REPEAT or the LONG, while held
         if irq_trigger is not None:
-            for index in range(count):
-                handler = _latch(self._latched, self._edge_at, index, clock.ticks_ms)
-                self._pins[index].irq(handler=handler, trigger=irq_trigger)
+            handler = self._count_edge  # one bound method for every pin: no closure and cells per pin
+            for pin in self._pins:
+                pin.irq(handler=handler, trigger=irq_trigger)
+
+    def _count_edge(self, pin):
+        index = self._pins.index(pin)
+        now = self._clock.ticks_ms()
+        if self._clock.ticks_diff(now, self._edge_at[index]) >= self.debounce_ms:
+            self._edges[index] = (self._edges[index] + 1) & 0xFF
+            self._edge_at[index] = now
 
     def is_down(self, name):
         """The debounced state of a button."""
@@ -75,29 +79,35 @@ class Buttons:
         events = _NO_EVENTS
         ticks_diff = self._clock.ticks_diff
         for index in range(len(self._pins)):
+            # The level first: an edge that comes between the two reads is in the count.
             pressed = self._pins[index].value() == self._active[index]
-            latched = self._latched[index]
-            self._latched[index] = 0
-            changed_at = self._changed_at[index]
-            if ticks_diff(now, changed_at) < self.debounce_ms:
+            edges = self._edges[index]
+            if ticks_diff(now, self._changed_at[index]) < self.debounce_ms:
                 continue
-            if latched and ticks_diff(self._edge_at[index], changed_at) < self.debounce_ms:
-                latched = 0  # the bounce of the last change
             if self._held_at_start[index]:
+                self._seen[index] = edges
                 if not pressed:
                     self._held_at_start[index] = 0
                     self._changed_at[index] = now
                 continue
+            down = self._down[index]
+            change = False
+            if edges != self._seen[index]:
+                self._seen[index] = (self._seen[index] + 1) & 0xFF
+                change = True
+            elif pressed != down:
+                change = not self._counted or self._unconfirmed[index]
+            self._unconfirmed[index] = 0 if change else pressed != down
             kind = None
-            if not self._down[index]:
-                if pressed or latched:
+            if not down:
+                if change:
                     kind = PRESS
                     self._down[index] = 1
                     self._long_sent[index] = 0
                     self._changed_at[index] = now
                     wait = self.repeat_delay_ms if self._repeats[index] else self.long_ms
                     self._due[index] = self._clock.ticks_add(now, wait)
-            elif not pressed or latched:  # latched while still down: released and pressed again since
+            elif change:
                 kind = RELEASE
                 self._down[index] = 0
                 self._changed_at[index] = now
