@@ -5,6 +5,7 @@ from pathlib import Path
 
 import hw
 from hw.buttons import Buttons
+from ui_fakes import FakeDevice
 import simulator
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,20 +133,6 @@ def test_taps_while_a_screen_redraws_are_each_reported(tmp_path):
         assert min(b - a for (a, _, _), (b, _, _) in zip(events, events[1:])) >= device.buttons.debounce_ms
 
 
-class _Clock:
-    def __init__(self):
-        self.ms = 1000
-
-    def ticks_ms(self):
-        return self.ms
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-    def ticks_add(self, a, b):
-        return a + b
-
-
 class _LatePin:
     """A pin whose edge handler runs when the test says: a soft interrupt runs at the interpreter's next
     chance, which can be after a poll read the level, or together with the next edge's."""
@@ -162,14 +149,14 @@ class _LatePin:
 
 
 def _late_buttons():
-    pin, clock = _LatePin(), _Clock()
+    pin, clock = _LatePin(), FakeDevice()  # its ticks: a clock that moves when the test says
     buttons = Buttons([("a", pin, 0)], clock, irq_trigger=3)
     return buttons, pin, clock
 
 
 def _poll(buttons, clock, ms):
-    clock.ms += ms
-    return buttons.poll(clock.ms)
+    clock.now += ms
+    return buttons.poll(clock.now)
 
 
 def test_an_edge_whose_handler_runs_after_the_poll_is_one_press():
@@ -186,9 +173,9 @@ def test_an_edge_whose_handler_runs_after_the_poll_is_one_press():
 
 def test_two_edges_counted_as_one_still_end_in_the_pins_level():
     buttons, pin, clock = _late_buttons()
-    clock.ms += 100
+    clock.now += 100
     pin.level = 0
-    clock.ms += 40
+    clock.now += 40
     pin.level = 1  # a tap during a long native call: both handlers run at once, the second one as bounce
     pin.handler(pin)
     pin.handler(pin)
