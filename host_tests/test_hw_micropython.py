@@ -27,6 +27,11 @@ class Clock:
     def sleep_ms(self, ms):
         self.now += ms
 
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:  # CPython: nothing to lock
+    heap_lock = heap_unlock = lambda: None
+
 class Bus:
     def __init__(self, log):
         self.log = log
@@ -43,13 +48,20 @@ class Pin:
             return self.level
         self.log.append("%s=%d" % (self.name, level))
     value = __call__
-    def irq(self, handler=None, trigger=0):
-        self.handler = handler
+    def irq(self, handler=None, trigger=0, hard=False):
+        self.handler, self.hard = handler, hard
     def set(self, level):
         if level != self.level:
             self.level = level
             if self.handler:
-                self.handler(self)
+                # a hard interrupt's handler runs with the heap locked: an allocation there is a MemoryError
+                if self.hard:
+                    heap_lock()
+                try:
+                    self.handler(self)
+                finally:
+                    if self.hard:
+                        heap_unlock()
 
 class PWM:
     def __init__(self, log, clock):

@@ -176,6 +176,54 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     assert "solver twins ok %d" % len(cases) in output, output
 
 
+HELD_CPU_SCRIPT = """
+import micropython, time
+from machine import Pin
+from hw.buttons import Buttons
+
+@micropython.viper
+def hold_the_cpu(pin, ms: int) -> int:
+    # native code from the first press on for `ms`: a soft interrupt's handler waits for bytecode
+    ticks = time.ticks_ms
+    start = int(ticks())
+    while int(pin.value()):
+        if int(ticks()) - start > 5000:
+            return 0
+    start = int(ticks())
+    while int(ticks()) - start < ms:
+        pass
+    return 1
+
+pin = Pin(%d, Pin.IN, Pin.PULL_UP)
+time.sleep_ms(20)
+buttons = Buttons([("a", pin, 0)], time, irq_trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
+print("held", hold_the_cpu(pin, 600), "edges", buttons._edges[0])
+events = []
+for _ in range(8):
+    time.sleep_ms(30)
+    events += buttons.poll(time.ticks_ms())
+print("events", events)
+"""
+
+
+def test_two_taps_while_native_code_holds_the_cpu_are_two_taps():
+    # The device's viper search, a redraw or a flash write runs native code for tens to hundreds of ms.
+    # The buttons' hard edge interrupt counts each edge when it comes; a soft one ran its handlers after
+    # the native code, all at once, and the tap's second edge looked like bounce: one tap of the two.
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        pico.start_script(HELD_CPU_SCRIPT % pico.hardware.buttons["a"].pin)
+        pico.run_for(1000)
+        for _ in range(2):
+            pico.press("a")
+            pico.run_for(60)
+            pico.release("a")
+            pico.run_for(80)
+        output = pico.script_output(10000)
+    assert "held 1 edges 4" in output, output
+    assert "events [('a', 'press'), ('a', 'release'), ('a', 'press'), ('a', 'release')]" in output, output
+
+
 def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():
     with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
         pico.enter_raw_repl()

@@ -532,11 +532,20 @@ class EmulatedPico(SimulatedDevice):
 
         echo: a file the output is copied to as it comes (e.g. sys.stdout for long benchmarks).
         """
+        self.start_script(code)
+        return self.script_output(timeout_ms, echo)
+
+    def start_script(self, code):
+        """Start `code` in the raw REPL and return while it runs (emulated time moves only as the caller
+        lets it: buttons can change while the script runs); script_output() then waits for its end."""
         if isinstance(code, str):
             code = code.encode()
         self._usb.clear()
         self.write_usb(code + b"\x04")
         self._expect(b"OK", 10000)
+
+    def script_output(self, timeout_ms=3600000, echo=None):
+        """The output of the script start_script() started, once it ends, or ScriptError (run_script)."""
         output = bytearray()
         deadline = self.now + timeout_ms
         while True:

@@ -9,9 +9,10 @@ poll(now) reads each pin once and returns the events since the last poll as
   counted by the pin's edge interrupt and reported one a poll, in order:
   two taps between polls are PRESS, RELEASE, PRESS, RELEASE over the next
   four polls; an edge within `debounce_ms` of the last one counted is
-  bounce and does not count; a change the count missed (two edges whose
-  late handlers ran together) is taken from the pin's level once two polls
-  in a row see it (one could read the pin before its edge's handler ran);
+  bounce and does not count; a change the count missed (a tap shorter than
+  `debounce_ms`, whose release looked like bounce) is taken from the pin's
+  level once two polls in a row see it (one could read the pin between its
+  edge and its handler);
 - directions held for `repeat_delay_ms` repeat every `repeat_ms`;
 - any other button held for `long_ms` reports LONG once, before its RELEASE;
 - a button already down when Buttons starts (held through a reset) reports
@@ -33,7 +34,12 @@ class Buttons:
     """`pins` is a list of (name, Pin, level when pressed); `clock` has ticks_ms/ticks_diff/ticks_add.
 
     With `irq_trigger` (Pin.IRQ_FALLING | Pin.IRQ_RISING), each pin's edge
-    interrupt counts the changes that come between two polls.
+    interrupt counts the changes that come between two polls. It is a hard
+    interrupt: its handler runs at the edge, so it times the edge truly.
+    A soft one waits for the interpreter's next bytecode, which viper code,
+    a redraw or a flash write hold back for tens or hundreds of ms: a tap's
+    two edges then came together and the second looked like bounce. A hard
+    handler runs with the heap locked, so it allocates nothing.
     """
 
     def __init__(self, pins, clock, irq_trigger=None, debounce_ms=25, repeat_delay_ms=400, repeat_ms=120, long_ms=700):
@@ -61,7 +67,7 @@ class Buttons:
         if irq_trigger is not None:
             handler = self._count_edge  # one bound method for every pin: no closure and cells per pin
             for pin in self._pins:
-                pin.irq(handler=handler, trigger=irq_trigger)
+                pin.irq(handler=handler, trigger=irq_trigger, hard=True)
 
     def _count_edge(self, pin):
         index = self._pins.index(pin)

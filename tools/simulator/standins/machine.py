@@ -182,6 +182,9 @@ class Pin:
         gpio.change("out", 1 - gpio.out)
 
     def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        # The handler runs at the edge, hard or soft: the firmware here computes in no virtual time, so
+        # a soft handler would come no later (host_tests/test_hw_micropython checks that the buttons'
+        # hard handler allocates nothing, as the Pico's locked heap requires).
         gpio = _gpio(self.id)
         gpio.handler = handler
         gpio.trigger = trigger
