@@ -250,6 +250,45 @@ def test_the_engine_holds_one_viper_fast_path_at_a_time():
     assert lines[13:] == ["101", "True"], lines
 
 
+NO_ROOM_FOR_THE_BUFFER = """
+import player.engine as engine
+from othello.board import Board
+from player import think
+from player.levels import STYLE_PATTERN
+
+def seen(decision):
+    return "%s,%s,%d,%s" % (decision.move_name(), decision.score, decision.nodes, decision.exact)
+
+def no_block():
+    raise MemoryError("memory allocation failed, allocating 20169 bytes")
+
+board = Board()
+while board.empties() > 16:
+    legal = board.legal_squares()
+    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+midgame = board.copy()
+before = think(midgame, 8, node_limit=3000)
+while board.empties() > 14:
+    legal = board.legal_squares()
+    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)  # the solver: the phase buffer let go
+evaluator = engine._engine[0].evaluator(STYLE_PATTERN)
+evaluator.take_tables = no_block  # a heap cut up by a long session: no 20 KB block for it
+after = think(midgame, 8, node_limit=3000)
+print(engine._engine[0].searcher.fast is None, evaluator.table is None, seen(after) == seen(before))
+"""
+
+
+def test_a_midgame_search_without_room_for_the_phase_buffer_plays_the_same_move():
+    """After the endgame solver, the midgame search takes the evaluation's 20 KB phase buffer back. On the
+    emulated Pico a review after a long session found no block for it and ended on the error screen
+    (MemoryError). Now the plain search plays, its evaluation reading its entries from the weight file: the
+    same move, score and nodes as the viper search with its buffer, slower."""
+    import micropython_runner
+
+    assert micropython_runner.run_unix(NO_ROOM_FOR_THE_BUFFER).split() == ["True", "True", "True"]
+
+
 CALLER_KEPT = """
 import gc
 import player

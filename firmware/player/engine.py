@@ -149,11 +149,14 @@ class Engine:
             self.fast_solver = None
             _let_go_but(self.midgame_module)
             pattern = self._evaluators.get(STYLE_PATTERN)
-            if pattern is not None:
-                pattern.take_tables()  # before the search's code: the evaluation cannot do without them
             try:
+                if pattern is not None:
+                    pattern.take_tables()  # before the search's code, which cannot do without them
                 self.searcher.fast = _fast_midgame(self.searcher, self.midgame_module)
-            except MemoryError:  # its code needs one free block of ~20 KB: the plain search plays the same moves, slower
+            except MemoryError:
+                # Its code needs one free block of ~20 KB, the evaluation's phase buffer another (a review
+                # after a long session found none): the plain search plays the same moves, slower, its
+                # evaluation reading its entries from the file where the buffer found no room.
                 self.searcher.fast = None
 
     def solver(self):
