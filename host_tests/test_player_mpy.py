@@ -194,31 +194,37 @@ def test_the_book_is_let_go_for_a_search_and_past_its_deepest_position():
     assert lines[2 * positions:] == ["False", "False"], lines
 
 
-ONE_FAST_PATH_AT_A_TIME = """
-import sys
+# The engine scripts' start: what a decision shows, and a game played on to a number of empty squares.
+ENGINE_SCRIPT = """
 import player.engine as engine
 from othello.board import Board
 from player import think
 from player.levels import STYLE_PATTERN
 
+def seen(decision):
+    return "%s,%s,%d,%s" % (decision.move_name(), decision.score, decision.nodes, decision.exact)
+
+def play_to(board, empties):
+    while board.empties() > empties:
+        legal = board.legal_squares()
+        board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+
+board = Board()
+play_to(board, 16)
+midgame = board.copy()
+"""
+
+ONE_FAST_PATH_AT_A_TIME = ENGINE_SCRIPT + """
+import sys
+
 def loaded():
     held = engine._engine[0] is not None and engine._engine[0].evaluator(STYLE_PATTERN).table is not None
     return "%d%d%d" % ("player.search_viper" in sys.modules, "player.endgame_viper" in sys.modules, held)
 
-def seen(decision):
-    return "%s,%s,%d,%s" % (decision.move_name(), decision.score, decision.nodes, decision.exact)
-
-board = Board()
-while board.empties() > 16:
-    legal = board.legal_squares()
-    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
 print(loaded())
-midgame = board.copy()
 before = think(midgame, 8, node_limit=3000)
 print(loaded())
-while board.empties() > 14:
-    legal = board.legal_squares()
-    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+play_to(board, 14)
 solved = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
 print(loaded(), solved.exact, solved.solver_nodes > 0)
 unsolved = think(board, 8, node_limit=3000, solve_node_limit=100)
@@ -250,27 +256,12 @@ def test_the_engine_holds_one_viper_fast_path_at_a_time():
     assert lines[13:] == ["101", "True"], lines
 
 
-NO_ROOM_FOR_THE_BUFFER = """
-import player.engine as engine
-from othello.board import Board
-from player import think
-from player.levels import STYLE_PATTERN
-
-def seen(decision):
-    return "%s,%s,%d,%s" % (decision.move_name(), decision.score, decision.nodes, decision.exact)
-
+NO_ROOM_FOR_THE_BUFFER = ENGINE_SCRIPT + """
 def no_block():
     raise MemoryError("memory allocation failed, allocating 20169 bytes")
 
-board = Board()
-while board.empties() > 16:
-    legal = board.legal_squares()
-    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
-midgame = board.copy()
 before = think(midgame, 8, node_limit=3000)
-while board.empties() > 14:
-    legal = board.legal_squares()
-    board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
+play_to(board, 14)
 think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)  # the solver: the phase buffer let go
 evaluator = engine._engine[0].evaluator(STYLE_PATTERN)
 evaluator.take_tables = no_block  # a heap cut up by a long session: no 20 KB block for it
