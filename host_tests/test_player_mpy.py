@@ -280,6 +280,34 @@ def test_a_midgame_search_without_room_for_the_phase_buffer_plays_the_same_move(
     assert micropython_runner.run_unix(NO_ROOM_FOR_THE_BUFFER).split() == ["True", "True", "True"]
 
 
+NO_ROOM_FOR_A_NEW_ENGINE = ENGINE_SCRIPT + """
+from othello.variant import Variant
+from player.evaluation import PatternEvaluator
+
+def no_block(self):
+    raise MemoryError("memory allocation failed, allocating 20169 bytes")
+
+anti = Board(Variant(anti=True))
+play_to(anti, 40)
+before = think(anti, 8, node_limit=3000)
+think(midgame, 8, node_limit=3000)  # an Othello game between: the next Anti-Othello move makes its engine anew
+PatternEvaluator.take_tables = no_block  # the new evaluation finds no block for its phase buffer either
+after = think(anti, 8, node_limit=3000)
+evaluator = engine._engine[0].evaluator(STYLE_PATTERN)
+print(engine._engine[0].anti, engine._engine[0].searcher.fast is None, evaluator.table is None, seen(after) == seen(before))
+"""
+
+
+def test_a_new_engine_without_room_for_the_phase_buffer_plays_the_same_move():
+    """A game on another board makes its engine anew, whose evaluation takes its phase buffer as it is made:
+    where the heap has no block for it, the engine is still made and the plain search plays the viper
+    search's move, score and nodes, its evaluation reading its entries from the weight file (before, the
+    MemoryError ended the move)."""
+    import micropython_runner
+
+    assert micropython_runner.run_unix(NO_ROOM_FOR_A_NEW_ENGINE).split() == ["True"] * 4
+
+
 CALLER_KEPT = """
 import gc
 import player
