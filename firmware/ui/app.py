@@ -30,6 +30,7 @@ APP_MODULES = ("ui.app", "ui.places", "ui.screen", "ui.menu", "ui.gfx", "ui.keys
                "ui.session", "ui.sounds", "ui.store")
 
 FRAME_MS = 20  # main loop period: buttons are polled 50 times a second
+SEARCH_POLL_MS = 15  # while the computer searches (a move, a review), the buttons are read at least this often
 NOTICE_MS = 2500
 DIM_CONTRAST = 0
 
@@ -123,6 +124,14 @@ class App:
         if self.dirty:
             self.redraw()
         self.device.sleep_ms(FRAME_MS)
+
+    def serviced_since(self, last, now):
+        """For a screen's should_stop during a search: service the device if SEARCH_POLL_MS have passed
+        since `last` (the screen's previous service) and say whether it did."""
+        if self.ticks_diff(now, last) < SEARCH_POLL_MS:
+            return False
+        self.service(now)
+        return True
 
     def service(self, now):
         """Keep the device alive: read the buttons, dim or wake the screen, run the buzzer.

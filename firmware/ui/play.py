@@ -36,7 +36,6 @@ SPIN_FRAMES = (gfx.WHITE_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_
                gfx.BLACK_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE)
 SPIN_MS = 200  # the thinking indicator's step: each one sends a frame to the display (~25 ms on I2C)
 INDICATOR_Y = 6 * 9  # the panel row of the thinking indicator
-POLL_MS = 15  # buttons are read at least this often while the computer thinks
 DEMO_MOVE_MS = 800  # the demo's pace, so a watcher can follow
 COMPUTER_PASS_MS = 1500  # how long a computer's pass stays announced
 HINT_MS = 2000
@@ -177,9 +176,8 @@ class GameScreen(Screen):
     def should_stop(self):
         app = self.app
         now = app.device.ticks_ms()
-        if app.ticks_diff(now, self.poll_at) >= POLL_MS:
+        if app.serviced_since(self.poll_at, now):
             self.poll_at = now
-            app.service(now)
             while app.actions:
                 if app.actions.pop(0) == keys.BACK or self.session.mode == MODE_DEMO:
                     self.cancel = True

@@ -23,8 +23,6 @@ from ui.font import BLACK_DISC, WHITE_DISC, draw_text
 from ui.records import REVIEW, replayed, score_text, step_through
 from ui.screen import Screen
 
-POLL_MS = 15  # the keys are read at least this often while a move is judged
-
 
 class ReviewScreen(Screen):
     def __init__(self, app, record):
@@ -80,9 +78,8 @@ class ReviewScreen(Screen):
         """Called during each search: the keys are handled as they come; BACK stops the search."""
         app = self.app
         now = app.device.ticks_ms()
-        if app.ticks_diff(now, self.poll_at) >= POLL_MS:
+        if app.serviced_since(self.poll_at, now):
             self.poll_at = now
-            app.service(now)
             while app.actions and not self.leaving:
                 self.handle(app.actions.pop(0))
             if app.dirty and not self.leaving:
