@@ -12,7 +12,8 @@ squares). It prints, per size, `name value` lines:
   second of each position (lowest and highest) and of the whole set;
 - level_8_*: the top level with its own budgets and deadline on the 14-empty positions: each move, how many
   it solved, how many its solver node budget cut (the midgame search or the proven win's move then played),
-  and its worst move against its time. The moves and node counts are the device's on any MicroPython with
+  which code searched last (viper, or plain where the heap had no room for the viper code), and its worst
+  move against its time. The moves and node counts are the device's on any MicroPython with
   viper: `MICROPYPATH=firmware:host_tests/mpy .venv/bin/micropython tools/device_endgame.py` on the unix port.
 """
 
@@ -40,6 +41,17 @@ def report(prefix, elapsed, nodes, rates):
     if rates:
         print(prefix + "nodes_per_s_lowest", min(rates))
         print(prefix + "nodes_per_s_highest", max(rates))
+
+
+def served_by(decision, midgame_nodes):
+    """Which code searched last: "viper" or "plain" (where the heap had no room for the viper code or the
+    evaluation's buffer: the same moves, slower), or "none" for a move played without a search."""
+    engine = player.engine._engine[0]
+    if midgame_nodes:
+        return "viper" if engine.searcher.fast is not None else "plain"
+    if decision.solver_nodes:
+        return "viper" if engine.fast_solver is not None else "plain"
+    return "none"
 
 
 def main():
@@ -78,9 +90,10 @@ def main():
         solved += decision.exact
         cut += decision.solver_nodes >= level.solve_nodes
         worst = max(worst, decision.elapsed_ms)
+        midgame_nodes = decision.nodes - decision.solver_nodes
         print("level_8_move", index + 1, decision.move_name(), "exact" if decision.exact else "not_exact",
-              "solver_nodes", decision.solver_nodes, "midgame_nodes", decision.nodes - decision.solver_nodes,
-              "ms", decision.elapsed_ms)
+              "solver_nodes", decision.solver_nodes, "midgame_nodes", midgame_nodes, "ms", decision.elapsed_ms,
+              "served_by", served_by(decision, midgame_nodes))
     print("level_8_solve_nodes", level.solve_nodes)
     print("level_8_solved", solved)
     print("level_8_cut_by_solver_budget", cut)
