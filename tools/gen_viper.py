@@ -143,18 +143,15 @@ def read_layout(data, name):
     return patterns, bytes(layout)
 
 
-def _gather(word_low, word_high, squares):
-    """An expression gathering the bits of `squares` (of the 64-bit board in two words) into bits 0, 1, ...:
-    a run of neighbouring squares in one word moves with one shift and mask."""
+def _runs(word, bits):
+    """Terms moving each run of `bits` ([(bit, place), ...], places rising) of `word` with one shift and mask."""
     terms = []
-    place = 0
-    while place < len(squares):
-        square = squares[place]
+    at = 0
+    while at < len(bits):
+        bit, place = bits[at]
         run = 1
-        while (place + run < len(squares) and squares[place + run] == square + run
-               and (square + run) // 32 == square // 32):
+        while at + run < len(bits) and bits[at + run] == (bit + run, place + run):
             run += 1
-        word, bit = (word_low, square) if square < 32 else (word_high, square - 32)
         mask = ((1 << run) - 1) << place
         if bit > place:
             terms.append("((%s >> %d) & 0x%X)" % (word, bit - place, mask))
@@ -162,7 +159,63 @@ def _gather(word_low, word_high, squares):
             terms.append("((%s << %d) & 0x%X)" % (word, place - bit, mask))
         else:
             terms.append("(%s & 0x%X)" % (word, mask))
-        place += run
+        at += run
+    return terms
+
+
+def _multiply(word, bits):
+    """One term moving every bit of `bits` to its place by one multiplication, or None if none below
+    2^30 (viper's literal limit on the Pico) does it: the bits are masked out, multiplied so each lands
+    on its place plus `shift`, and the product's window shifted down. Every product term outside the
+    window, and every carry into it, is ruled out by trying all the bits' values; the window lies in the
+    low 32 bits, so the Pico's 32-bit and the unix port's 64-bit product agree on it."""
+    low = min(bit for bit, _ in bits)
+    places = 0
+    for _, place in bits:
+        places |= 1 << place
+    mask = sum(1 << (bit - low) for bit, _ in bits)
+    top = max(place for _, place in bits)
+    if mask >= 1 << 30:
+        return None
+    for shift in range(max(bit - low - place for bit, place in bits), 32 - top):
+        steps = set(shift + place - (bit - low) for bit, place in bits)
+        if len(steps) < len(bits):
+            continue
+        multiplier = sum(1 << step for step in steps)
+        if multiplier >= 1 << 30:
+            break
+        if all((((value * multiplier) & 0xFFFFFFFF) >> shift) & places == _moved(value, bits, low)
+               for value in _subsets(mask)):
+            shifted = "(%s >> %d)" % (word, low) if low else word
+            return "((((%s & 0x%X) * 0x%X) >> %d) & 0x%X)" % (shifted, mask, multiplier, shift, places)
+    return None
+
+
+def _subsets(mask):
+    value = 0
+    while True:
+        yield value
+        if value == mask:
+            return
+        value = (value - mask) & mask
+
+
+def _moved(value, bits, low):
+    return sum(((value >> (bit - low)) & 1) << place for bit, place in bits)
+
+
+def _gather(word_low, word_high, squares):
+    """An expression gathering the bits of `squares` (of the 64-bit board in two words) into bits 0, 1, ...:
+    in each word, a run of neighbouring squares moves with one shift and mask, and three runs or more with
+    one multiplication (which costs five operations: three runs cost eight)."""
+    terms = []
+    for word, first in ((word_low, 0), (word_high, 32)):
+        bits = [(square - first, place) for place, square in enumerate(squares) if first <= square < first + 32]
+        if not bits:
+            continue
+        runs = _runs(word, bits)
+        product = _multiply(word, bits) if len(runs) >= 3 else None
+        terms += [product] if product else runs
     return " | ".join(terms)
 
 
@@ -193,12 +246,8 @@ def _line_code(image):
             mine, theirs = ("pl", "ol") if line < 4 else ("ph", "oh")
             shift = 8 * (line % 4)
             gather = ["pv = (%s >> %d) & 0xFF" % (mine, shift), "pf = (%s >> %d) & 0xFF" % (theirs, shift)]
-        else:  # a column: each word's four bits gathered into a nibble by right shifts (bit r = row r)
-            gather = []
-            for name, low, high in (("pv", "pl", "ph"), ("pf", "ol", "oh")):
-                gather += ["tl = (%s >> %d) & 0x01010101" % (low, line), "tl |= tl >> 7", "tl |= tl >> 14",
-                           "th = (%s >> %d) & 0x01010101" % (high, line), "th |= th >> 7", "th |= th >> 14",
-                           "%s = (tl & 0xF) | ((th & 0xF) << 4)" % name]
+        else:  # a column: bit r = row r, each word's four bits gathered by one multiplication
+            gather = ["pv = %s" % _gather("pl", "ph", column), "pf = %s" % _gather("ol", "oh", column)]
         near, far = ("pa", "pb") if squares in (row, column) else ("pb", "pa")
         return gather + ["%s = uint(halves[pv]) + 2 * uint(halves[pf])" % near,
                          "%s = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])" % far]

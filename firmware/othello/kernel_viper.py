@@ -104,26 +104,19 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     oh = uint(pos[theirs + 1])
     el = uint(geo[_G_PLAYABLE]) & ((pl | ol) ^ full)
     eh = uint(geo[_G_PLAYABLE + 1]) & ((ph | oh) ^ full)
-    ml = uint(0)
-    mh = uint(0)
     rl = ol & inner
     rh = oh & inner
     tl = rl & (pl << 1)
     th = rh & (ph << 1)
-    while tl | th:
-        tl = tl << 1
-        th = th << 1
-        ml |= tl & el
-        mh |= th & eh
-        tl &= rl
-        th &= rh
+    ml = rl + tl
+    mh = rh + th
     tl = rl & (pl >> 1)
     th = rh & (ph >> 1)
     while tl | th:
         tl = tl >> 1
         th = th >> 1
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     rl = ol
@@ -133,8 +126,8 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     while tl | th:
         th = (th << 8) | (tl >> 24)
         tl = tl << 8
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     tl = rl & ((pl >> 8) | (ph << 24))
@@ -142,8 +135,8 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     while tl | th:
         tl = (tl >> 8) | (th << 24)
         th = th >> 8
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     rl = ol & inner
@@ -153,8 +146,8 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     while tl | th:
         th = (th << 9) | (tl >> 23)
         tl = tl << 9
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     tl = rl & ((pl >> 9) | (ph << 23))
@@ -162,8 +155,8 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     while tl | th:
         tl = (tl >> 9) | (th << 23)
         th = th >> 9
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     rl = ol & inner
@@ -173,8 +166,8 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     while tl | th:
         th = (th << 7) | (tl >> 25)
         tl = tl << 7
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     tl = rl & ((pl >> 7) | (ph << 25))
@@ -182,10 +175,12 @@ def _legal(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     while tl | th:
         tl = (tl >> 7) | (th << 25)
         th = th >> 7
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
+    ml &= el
+    mh &= eh
     geo[_G_LEGAL] = ml
     geo[_G_LEGAL + 1] = mh
     m1 = uint(geo[_G_M1])
@@ -227,16 +222,10 @@ def _potential(pos: ptr32, mine: int, theirs: int, geo: ptr32) -> int:
     xh = uint(pos[theirs + 1])
     el = uint(geo[_G_PLAYABLE]) & ((uint(pos[mine]) | xl) ^ full)
     eh = uint(geo[_G_PLAYABLE + 1]) & ((uint(pos[mine + 1]) | xh) ^ full)
-    east_l = xl & not_h  # discs that have a square to their east
-    east_h = xh & not_h
-    west_l = xl & not_a
-    west_h = xh & not_a
-    fl = (east_l << 1) | (west_l >> 1) | (xl << 8) | (xl >> 8) | (xh << 24)
-    fl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-    fh = (east_h << 1) | (west_h >> 1) | (xh << 8) | (xl >> 24) | (xh >> 8)
-    fh |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-    fl &= el
-    fh &= eh
+    wide_l = xl | ((xl & not_h) << 1) | ((xl & not_a) >> 1)
+    wide_h = xh | ((xh & not_h) << 1) | ((xh & not_a) >> 1)
+    fl = (wide_l | (wide_l << 8) | (wide_l >> 8) | (wide_h << 24)) & el
+    fh = (wide_h | (wide_h << 8) | (wide_h >> 8) | (wide_l >> 24)) & eh
     n = 0
     fl = fl - ((fl >> 1) & m1)
     fh = fh - ((fh >> 1) & m1)

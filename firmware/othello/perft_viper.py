@@ -71,26 +71,19 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
             oh = uint(pos[at + 3])
             el = play_l & ((pl | ol) ^ full)
             eh = play_h & ((ph | oh) ^ full)
-            ml = uint(0)
-            mh = uint(0)
             rl = ol & inner
             rh = oh & inner
             tl = rl & (pl << 1)
             th = rh & (ph << 1)
-            while tl | th:
-                tl = tl << 1
-                th = th << 1
-                ml |= tl & el
-                mh |= th & eh
-                tl &= rl
-                th &= rh
+            ml = rl + tl
+            mh = rh + th
             tl = rl & (pl >> 1)
             th = rh & (ph >> 1)
             while tl | th:
                 tl = tl >> 1
                 th = th >> 1
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol
@@ -100,8 +93,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
             while tl | th:
                 th = (th << 8) | (tl >> 24)
                 tl = tl << 8
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 8) | (ph << 24))
@@ -109,8 +102,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
             while tl | th:
                 tl = (tl >> 8) | (th << 24)
                 th = th >> 8
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol & inner
@@ -120,8 +113,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
             while tl | th:
                 th = (th << 9) | (tl >> 23)
                 tl = tl << 9
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 9) | (ph << 23))
@@ -129,8 +122,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
             while tl | th:
                 tl = (tl >> 9) | (th << 23)
                 th = th >> 9
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol & inner
@@ -140,8 +133,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
             while tl | th:
                 th = (th << 7) | (tl >> 25)
                 tl = tl << 7
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 7) | (ph << 25))
@@ -149,10 +142,12 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
             while tl | th:
                 tl = (tl >> 7) | (th << 25)
                 th = th >> 7
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
+            ml &= el
+            mh &= eh
             row = ply << 1
             if not (ml | mh):
                 moves_left[row] = 0
@@ -161,26 +156,19 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
                     total += 1  # a pass or the end of the game, at the last ply
                 else:
                     # does the other side have a move? then pass, else the game is over
-                    ml = uint(0)
-                    mh = uint(0)
                     rl = pl & inner
                     rh = ph & inner
                     tl = rl & (ol << 1)
                     th = rh & (oh << 1)
-                    while tl | th:
-                        tl = tl << 1
-                        th = th << 1
-                        ml |= tl & el
-                        mh |= th & eh
-                        tl &= rl
-                        th &= rh
+                    ml = rl + tl
+                    mh = rh + th
                     tl = rl & (ol >> 1)
                     th = rh & (oh >> 1)
                     while tl | th:
                         tl = tl >> 1
                         th = th >> 1
-                        ml |= tl & el
-                        mh |= th & eh
+                        ml |= tl
+                        mh |= th
                         tl &= rl
                         th &= rh
                     rl = pl
@@ -190,8 +178,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
                     while tl | th:
                         th = (th << 8) | (tl >> 24)
                         tl = tl << 8
-                        ml |= tl & el
-                        mh |= th & eh
+                        ml |= tl
+                        mh |= th
                         tl &= rl
                         th &= rh
                     tl = rl & ((ol >> 8) | (oh << 24))
@@ -199,8 +187,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
                     while tl | th:
                         tl = (tl >> 8) | (th << 24)
                         th = th >> 8
-                        ml |= tl & el
-                        mh |= th & eh
+                        ml |= tl
+                        mh |= th
                         tl &= rl
                         th &= rh
                     rl = pl & inner
@@ -210,8 +198,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
                     while tl | th:
                         th = (th << 9) | (tl >> 23)
                         tl = tl << 9
-                        ml |= tl & el
-                        mh |= th & eh
+                        ml |= tl
+                        mh |= th
                         tl &= rl
                         th &= rh
                     tl = rl & ((ol >> 9) | (oh << 23))
@@ -219,8 +207,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
                     while tl | th:
                         tl = (tl >> 9) | (th << 23)
                         th = th >> 9
-                        ml |= tl & el
-                        mh |= th & eh
+                        ml |= tl
+                        mh |= th
                         tl &= rl
                         th &= rh
                     rl = pl & inner
@@ -230,8 +218,8 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
                     while tl | th:
                         th = (th << 7) | (tl >> 25)
                         tl = tl << 7
-                        ml |= tl & el
-                        mh |= th & eh
+                        ml |= tl
+                        mh |= th
                         tl &= rl
                         th &= rh
                     tl = rl & ((ol >> 7) | (oh << 25))
@@ -239,10 +227,12 @@ def _perft(pos: ptr32, moves_left: ptr32, geo: ptr32, depth: int) -> int:
                     while tl | th:
                         tl = (tl >> 7) | (th << 25)
                         th = th >> 7
-                        ml |= tl & el
-                        mh |= th & eh
+                        ml |= tl
+                        mh |= th
                         tl &= rl
                         th &= rh
+                    ml &= el
+                    mh &= eh
                     if ml | mh:
                         pos[at + 4] = ol
                         pos[at + 5] = oh

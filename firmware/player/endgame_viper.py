@@ -434,26 +434,19 @@ def _order_moves() -> int:
             node_odd_h = uint(0x0F0F0F0F)
         if parity & 8:
             node_odd_h |= high_quads
-    ml = uint(0)
-    mh = uint(0)
     rl = ol & inner
     rh = oh & inner
     tl = rl & (pl << 1)
     th = rh & (ph << 1)
-    while tl | th:
-        tl = tl << 1
-        th = th << 1
-        ml |= tl & el
-        mh |= th & eh
-        tl &= rl
-        th &= rh
+    ml = rl + tl
+    mh = rh + th
     tl = rl & (pl >> 1)
     th = rh & (ph >> 1)
     while tl | th:
         tl = tl >> 1
         th = th >> 1
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     rl = ol
@@ -463,8 +456,8 @@ def _order_moves() -> int:
     while tl | th:
         th = (th << 8) | (tl >> 24)
         tl = tl << 8
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     tl = rl & ((pl >> 8) | (ph << 24))
@@ -472,8 +465,8 @@ def _order_moves() -> int:
     while tl | th:
         tl = (tl >> 8) | (th << 24)
         th = th >> 8
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     rl = ol & inner
@@ -483,8 +476,8 @@ def _order_moves() -> int:
     while tl | th:
         th = (th << 9) | (tl >> 23)
         tl = tl << 9
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     tl = rl & ((pl >> 9) | (ph << 23))
@@ -492,8 +485,8 @@ def _order_moves() -> int:
     while tl | th:
         tl = (tl >> 9) | (th << 23)
         th = th >> 9
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     rl = ol & inner
@@ -503,8 +496,8 @@ def _order_moves() -> int:
     while tl | th:
         th = (th << 7) | (tl >> 25)
         tl = tl << 7
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
     tl = rl & ((pl >> 7) | (ph << 25))
@@ -512,10 +505,12 @@ def _order_moves() -> int:
     while tl | th:
         tl = (tl >> 7) | (th << 25)
         th = th >> 7
-        ml |= tl & el
-        mh |= th & eh
+        ml |= tl
+        mh |= th
         tl &= rl
         th &= rh
+    ml &= el
+    mh &= eh
     while ml | mh:
         if ml:
             bl = ml & (0 - ml)
@@ -684,26 +679,19 @@ def _order_moves() -> int:
                 return _ORDER_CUT + _BIAS + 128 - int((x >> 8) & 0xFF)
         gl = el ^ bl
         gh = eh ^ bh
-        fl = uint(0)
-        fh = uint(0)
         rl = dl & inner
         rh = dh & inner
         tl = rl & (cl << 1)
         th = rh & (ch << 1)
-        while tl | th:
-            tl = tl << 1
-            th = th << 1
-            fl |= tl & gl
-            fh |= th & gh
-            tl &= rl
-            th &= rh
+        fl = rl + tl
+        fh = rh + th
         tl = rl & (cl >> 1)
         th = rh & (ch >> 1)
         while tl | th:
             tl = tl >> 1
             th = th >> 1
-            fl |= tl & gl
-            fh |= th & gh
+            fl |= tl
+            fh |= th
             tl &= rl
             th &= rh
         rl = dl
@@ -713,8 +701,8 @@ def _order_moves() -> int:
         while tl | th:
             th = (th << 8) | (tl >> 24)
             tl = tl << 8
-            fl |= tl & gl
-            fh |= th & gh
+            fl |= tl
+            fh |= th
             tl &= rl
             th &= rh
         tl = rl & ((cl >> 8) | (ch << 24))
@@ -722,8 +710,8 @@ def _order_moves() -> int:
         while tl | th:
             tl = (tl >> 8) | (th << 24)
             th = th >> 8
-            fl |= tl & gl
-            fh |= th & gh
+            fl |= tl
+            fh |= th
             tl &= rl
             th &= rh
         rl = dl & inner
@@ -733,8 +721,8 @@ def _order_moves() -> int:
         while tl | th:
             th = (th << 9) | (tl >> 23)
             tl = tl << 9
-            fl |= tl & gl
-            fh |= th & gh
+            fl |= tl
+            fh |= th
             tl &= rl
             th &= rh
         tl = rl & ((cl >> 9) | (ch << 23))
@@ -742,8 +730,8 @@ def _order_moves() -> int:
         while tl | th:
             tl = (tl >> 9) | (th << 23)
             th = th >> 9
-            fl |= tl & gl
-            fh |= th & gh
+            fl |= tl
+            fh |= th
             tl &= rl
             th &= rh
         rl = dl & inner
@@ -753,8 +741,8 @@ def _order_moves() -> int:
         while tl | th:
             th = (th << 7) | (tl >> 25)
             tl = tl << 7
-            fl |= tl & gl
-            fh |= th & gh
+            fl |= tl
+            fh |= th
             tl &= rl
             th &= rh
         tl = rl & ((cl >> 7) | (ch << 25))
@@ -762,10 +750,12 @@ def _order_moves() -> int:
         while tl | th:
             tl = (tl >> 7) | (th << 25)
             th = th >> 7
-            fl |= tl & gl
-            fh |= th & gh
+            fl |= tl
+            fh |= th
             tl &= rl
             th &= rh
+        fl &= gl
+        fh &= gh
         # the opponent's replies, a corner counting twice
         x = (fl & corners & 0xFFFF) | (((fh & corners) >> 16) << 16)
         corner_replies = 0

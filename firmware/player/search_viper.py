@@ -368,26 +368,19 @@ def _search() -> int:
                             value = score
                             continue
                 state = _STATE_TABLE
-            ml = uint(0)
-            mh = uint(0)
             rl = ol & inner
             rh = oh & inner
             tl = rl & (pl << 1)
             th = rh & (ph << 1)
-            while tl | th:
-                tl = tl << 1
-                th = th << 1
-                ml |= tl & el
-                mh |= th & eh
-                tl &= rl
-                th &= rh
+            ml = rl + tl
+            mh = rh + th
             tl = rl & (pl >> 1)
             th = rh & (ph >> 1)
             while tl | th:
                 tl = tl >> 1
                 th = th >> 1
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol
@@ -397,8 +390,8 @@ def _search() -> int:
             while tl | th:
                 th = (th << 8) | (tl >> 24)
                 tl = tl << 8
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 8) | (ph << 24))
@@ -406,8 +399,8 @@ def _search() -> int:
             while tl | th:
                 tl = (tl >> 8) | (th << 24)
                 th = th >> 8
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol & inner
@@ -417,8 +410,8 @@ def _search() -> int:
             while tl | th:
                 th = (th << 9) | (tl >> 23)
                 tl = tl << 9
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 9) | (ph << 23))
@@ -426,8 +419,8 @@ def _search() -> int:
             while tl | th:
                 tl = (tl >> 9) | (th << 23)
                 th = th >> 9
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol & inner
@@ -437,8 +430,8 @@ def _search() -> int:
             while tl | th:
                 th = (th << 7) | (tl >> 25)
                 tl = tl << 7
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 7) | (ph << 25))
@@ -446,10 +439,12 @@ def _search() -> int:
             while tl | th:
                 tl = (tl >> 7) | (th << 25)
                 th = th >> 7
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
+            ml &= el
+            mh &= eh
             if not (ml | mh):
                 if not int(_legal(pos_obj, at + 2, at, geo_obj)):  # rare: a call, not more code
                     # neither side can move: the game is over, empty squares to the winner
@@ -667,12 +662,12 @@ def _search() -> int:
                         tl = fl
                         th = fh
                         n = 0
-                        tl = tl - ((tl >> 1) & m1)
-                        th = th - ((th >> 1) & m1)
-                        tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                        th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                        tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                        n = int(((tl * 0x01010101) & full) >> 24)
+                        while tl:
+                            tl &= tl - 1
+                            n += 1
+                        while th:
+                            th &= th - 1
+                            n += 1
                         mine = node_theirs - n
                         theirs = node_mine + n + 1
                         # PatternEvaluator.evaluate of the leaf (Kernel.features)
@@ -705,26 +700,19 @@ def _search() -> int:
                     w_next_to = w_opponent_potential
                     side = 0
                     while True:
-                        al = uint(0)
-                        ah = uint(0)
                         rl = dl & inner
                         rh = dh & inner
                         tl = rl & (cl << 1)
                         th = rh & (ch << 1)
-                        while tl | th:
-                            tl = tl << 1
-                            th = th << 1
-                            al |= tl & gl
-                            ah |= th & gh
-                            tl &= rl
-                            th &= rh
+                        al = rl + tl
+                        ah = rh + th
                         tl = rl & (cl >> 1)
                         th = rh & (ch >> 1)
                         while tl | th:
                             tl = tl >> 1
                             th = th >> 1
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         rl = dl
@@ -734,8 +722,8 @@ def _search() -> int:
                         while tl | th:
                             th = (th << 8) | (tl >> 24)
                             tl = tl << 8
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         tl = rl & ((cl >> 8) | (ch << 24))
@@ -743,8 +731,8 @@ def _search() -> int:
                         while tl | th:
                             tl = (tl >> 8) | (th << 24)
                             th = th >> 8
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         rl = dl & inner
@@ -754,8 +742,8 @@ def _search() -> int:
                         while tl | th:
                             th = (th << 9) | (tl >> 23)
                             tl = tl << 9
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         tl = rl & ((cl >> 9) | (ch << 23))
@@ -763,8 +751,8 @@ def _search() -> int:
                         while tl | th:
                             tl = (tl >> 9) | (th << 23)
                             th = th >> 9
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         rl = dl & inner
@@ -774,8 +762,8 @@ def _search() -> int:
                         while tl | th:
                             th = (th << 7) | (tl >> 25)
                             tl = tl << 7
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         tl = rl & ((cl >> 7) | (ch << 25))
@@ -783,10 +771,12 @@ def _search() -> int:
                         while tl | th:
                             tl = (tl >> 7) | (th << 25)
                             th = th >> 7
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
+                        al &= gl
+                        ah &= gh
                         tl = al
                         th = ah
                         n = 0
@@ -802,16 +792,10 @@ def _search() -> int:
                             break
                         score += w_moves * n
                         if with_potential:  # a phase may weigh potential mobility at 0: then it is not counted
-                            east_l = cl & not_h  # discs that have a square to their east
-                            east_h = ch & not_h
-                            west_l = cl & not_a
-                            west_h = ch & not_a
-                            tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
-                            tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                            th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
-                            th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                            tl &= gl
-                            th &= gh
+                            wide_l = cl | ((cl & not_h) << 1) | ((cl & not_a) >> 1)
+                            wide_h = ch | ((ch & not_h) << 1) | ((ch & not_a) >> 1)
+                            tl = (wide_l | (wide_l << 8) | (wide_l >> 8) | (wide_h << 24)) & gl
+                            th = (wide_h | (wide_h << 8) | (wide_h >> 8) | (wide_l >> 24)) & gh
                             n = 0
                             tl = tl - ((tl >> 1) & m1)
                             th = th - ((th >> 1) & m1)
@@ -858,20 +842,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image a1 a2 a3 a4 a8 a7 a6 a5
-                        tl = (cl >> 0) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (ch >> 0) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pv = (tl & 0xF) | ((th & 0xF) << 4)
-                        tl = (dl >> 0) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (dh >> 0) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pv = ((((cl & 0x1010101) * 0x204081) >> 21) & 0xF) | ((((ch & 0x1010101) * 0x204081) >> 17) & 0xF0)
+                        pf = ((((dl & 0x1010101) * 0x204081) >> 21) & 0xF) | ((((dh & 0x1010101) * 0x204081) >> 17) & 0xF0)
                         pa = uint(halves[pv]) + 2 * uint(halves[pf])
                         pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
                         if pa < pb:
@@ -880,20 +852,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image h1 h2 h3 h4 h8 h7 h6 h5
-                        tl = (cl >> 7) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (ch >> 7) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pv = (tl & 0xF) | ((th & 0xF) << 4)
-                        tl = (dl >> 7) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (dh >> 7) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pv = (((((cl >> 7) & 0x1010101) * 0x204081) >> 21) & 0xF) | (((((ch >> 7) & 0x1010101) * 0x204081) >> 17) & 0xF0)
+                        pf = (((((dl >> 7) & 0x1010101) * 0x204081) >> 21) & 0xF) | (((((dh >> 7) & 0x1010101) * 0x204081) >> 17) & 0xF0)
                         pa = uint(halves[pv]) + 2 * uint(halves[pf])
                         pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
                         if pa < pb:
@@ -902,8 +862,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image a1 b2 c3 b1 c1 c2 a2 a3 b3
-                        tl = (cl & 0x1) | ((cl >> 8) & 0x2) | ((cl >> 16) & 0x4)
-                        th = (dl & 0x1) | ((dl >> 8) & 0x2) | ((dl >> 16) & 0x4)
+                        tl = ((((cl & 0x40201) * 0x10101) >> 16) & 0x7)
+                        th = ((((dl & 0x40201) * 0x10101) >> 16) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((cl >> 1) & 0x3) | ((cl >> 8) & 0x4)
                         th = ((dl >> 1) & 0x3) | ((dl >> 8) & 0x4)
@@ -917,8 +877,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image h1 g2 f3 g1 f1 f2 h2 h3 g3
-                        tl = ((cl >> 7) & 0x1) | ((cl >> 13) & 0x2) | ((cl >> 19) & 0x4)
-                        th = ((dl >> 7) & 0x1) | ((dl >> 13) & 0x2) | ((dl >> 19) & 0x4)
+                        tl = (((((cl >> 7) & 0x4081) * 0x1041) >> 12) & 0x7)
+                        th = (((((dl >> 7) & 0x4081) * 0x1041) >> 12) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((cl >> 6) & 0x1) | ((cl >> 4) & 0x2) | ((cl >> 11) & 0x4)
                         th = ((dl >> 6) & 0x1) | ((dl >> 4) & 0x2) | ((dl >> 11) & 0x4)
@@ -932,8 +892,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image a8 b7 c6 b8 c8 c7 a7 a6 b6
-                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4)
-                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4)
+                        tl = (((((ch >> 10) & 0x4081) * 0x10101) >> 14) & 0x7)
+                        th = (((((dh >> 10) & 0x4081) * 0x10101) >> 14) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((ch >> 25) & 0x3) | ((ch >> 16) & 0x4)
                         th = ((dh >> 25) & 0x3) | ((dh >> 16) & 0x4)
@@ -947,8 +907,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[3321 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image h8 g7 f6 g8 f8 f7 h7 h6 g6
-                        tl = ((ch >> 31) & 0x1) | ((ch >> 21) & 0x2) | ((ch >> 11) & 0x4)
-                        th = ((dh >> 31) & 0x1) | ((dh >> 21) & 0x2) | ((dh >> 11) & 0x4)
+                        tl = (((((ch >> 13) & 0x40201) * 0x100401) >> 18) & 0x7)
+                        th = (((((dh >> 13) & 0x40201) * 0x100401) >> 18) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((ch >> 30) & 0x1) | ((ch >> 28) & 0x2) | ((ch >> 19) & 0x4)
                         th = ((dh >> 30) & 0x1) | ((dh >> 28) & 0x2) | ((dh >> 19) & 0x4)
@@ -982,20 +942,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[13527 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image b1 b2 b3 b4 b8 b7 b6 b5
-                        tl = (cl >> 1) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (ch >> 1) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pv = (tl & 0xF) | ((th & 0xF) << 4)
-                        tl = (dl >> 1) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (dh >> 1) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pv = (((((cl >> 1) & 0x1010101) * 0x204081) >> 21) & 0xF) | (((((ch >> 1) & 0x1010101) * 0x204081) >> 17) & 0xF0)
+                        pf = (((((dl >> 1) & 0x1010101) * 0x204081) >> 21) & 0xF) | (((((dh >> 1) & 0x1010101) * 0x204081) >> 17) & 0xF0)
                         pa = uint(halves[pv]) + 2 * uint(halves[pf])
                         pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
                         if pa < pb:
@@ -1004,20 +952,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[13527 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image g1 g2 g3 g4 g8 g7 g6 g5
-                        tl = (cl >> 6) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (ch >> 6) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pv = (tl & 0xF) | ((th & 0xF) << 4)
-                        tl = (dl >> 6) & 0x01010101
-                        tl |= tl >> 7
-                        tl |= tl >> 14
-                        th = (dh >> 6) & 0x01010101
-                        th |= th >> 7
-                        th |= th >> 14
-                        pf = (tl & 0xF) | ((th & 0xF) << 4)
+                        pv = (((((cl >> 6) & 0x1010101) * 0x204081) >> 21) & 0xF) | (((((ch >> 6) & 0x1010101) * 0x204081) >> 17) & 0xF0)
+                        pf = (((((dl >> 6) & 0x1010101) * 0x204081) >> 21) & 0xF) | (((((dh >> 6) & 0x1010101) * 0x204081) >> 17) & 0xF0)
                         pa = uint(halves[pv]) + 2 * uint(halves[pf])
                         pb = uint(halves[256 + pv]) + 2 * uint(halves[256 + pf])
                         if pa < pb:
@@ -1026,8 +962,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[13527 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image a1 b2 c3 d4 h8 g7 f6 e5
-                        tl = (cl & 0x1) | ((cl >> 8) & 0x2) | ((cl >> 16) & 0x4) | ((cl >> 24) & 0x8)
-                        th = (dl & 0x1) | ((dl >> 8) & 0x2) | ((dl >> 16) & 0x4) | ((dl >> 24) & 0x8)
+                        tl = ((((cl & 0x8040201) * 0x1010101) >> 24) & 0xF)
+                        th = ((((dl & 0x8040201) * 0x1010101) >> 24) & 0xF)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((ch >> 31) & 0x1) | ((ch >> 21) & 0x2) | ((ch >> 11) & 0x4) | ((ch >> 1) & 0x8)
                         th = ((dh >> 31) & 0x1) | ((dh >> 21) & 0x2) | ((dh >> 11) & 0x4) | ((dh >> 1) & 0x8)
@@ -1038,11 +974,11 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[16848 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image h1 g2 f3 e4 a8 b7 c6 d5
-                        tl = ((cl >> 7) & 0x1) | ((cl >> 13) & 0x2) | ((cl >> 19) & 0x4) | ((cl >> 25) & 0x8)
-                        th = ((dl >> 7) & 0x1) | ((dl >> 13) & 0x2) | ((dl >> 19) & 0x4) | ((dl >> 25) & 0x8)
+                        tl = (((((cl >> 7) & 0x204081) * 0x41041) >> 18) & 0xF)
+                        th = (((((dl >> 7) & 0x204081) * 0x41041) >> 18) & 0xF)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 24) & 0x1) | ((ch >> 16) & 0x2) | ((ch >> 8) & 0x4) | (ch & 0x8)
-                        th = ((dh >> 24) & 0x1) | ((dh >> 16) & 0x2) | ((dh >> 8) & 0x4) | (dh & 0x8)
+                        tl = (((((ch >> 3) & 0x204081) * 0x1010101) >> 21) & 0xF)
+                        th = (((((dh >> 3) & 0x204081) * 0x1010101) >> 21) & 0xF)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa

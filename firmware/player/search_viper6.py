@@ -368,26 +368,19 @@ def _search() -> int:
                             value = score
                             continue
                 state = _STATE_TABLE
-            ml = uint(0)
-            mh = uint(0)
             rl = ol & inner
             rh = oh & inner
             tl = rl & (pl << 1)
             th = rh & (ph << 1)
-            while tl | th:
-                tl = tl << 1
-                th = th << 1
-                ml |= tl & el
-                mh |= th & eh
-                tl &= rl
-                th &= rh
+            ml = rl + tl
+            mh = rh + th
             tl = rl & (pl >> 1)
             th = rh & (ph >> 1)
             while tl | th:
                 tl = tl >> 1
                 th = th >> 1
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol
@@ -397,8 +390,8 @@ def _search() -> int:
             while tl | th:
                 th = (th << 8) | (tl >> 24)
                 tl = tl << 8
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 8) | (ph << 24))
@@ -406,8 +399,8 @@ def _search() -> int:
             while tl | th:
                 tl = (tl >> 8) | (th << 24)
                 th = th >> 8
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol & inner
@@ -417,8 +410,8 @@ def _search() -> int:
             while tl | th:
                 th = (th << 9) | (tl >> 23)
                 tl = tl << 9
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 9) | (ph << 23))
@@ -426,8 +419,8 @@ def _search() -> int:
             while tl | th:
                 tl = (tl >> 9) | (th << 23)
                 th = th >> 9
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             rl = ol & inner
@@ -437,8 +430,8 @@ def _search() -> int:
             while tl | th:
                 th = (th << 7) | (tl >> 25)
                 tl = tl << 7
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
             tl = rl & ((pl >> 7) | (ph << 25))
@@ -446,10 +439,12 @@ def _search() -> int:
             while tl | th:
                 tl = (tl >> 7) | (th << 25)
                 th = th >> 7
-                ml |= tl & el
-                mh |= th & eh
+                ml |= tl
+                mh |= th
                 tl &= rl
                 th &= rh
+            ml &= el
+            mh &= eh
             if not (ml | mh):
                 if not int(_legal(pos_obj, at + 2, at, geo_obj)):  # rare: a call, not more code
                     # neither side can move: the game is over, empty squares to the winner
@@ -667,12 +662,12 @@ def _search() -> int:
                         tl = fl
                         th = fh
                         n = 0
-                        tl = tl - ((tl >> 1) & m1)
-                        th = th - ((th >> 1) & m1)
-                        tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                        th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                        tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                        n = int(((tl * 0x01010101) & full) >> 24)
+                        while tl:
+                            tl &= tl - 1
+                            n += 1
+                        while th:
+                            th &= th - 1
+                            n += 1
                         mine = node_theirs - n
                         theirs = node_mine + n + 1
                         # PatternEvaluator.evaluate of the leaf (Kernel.features)
@@ -705,26 +700,19 @@ def _search() -> int:
                     w_next_to = w_opponent_potential
                     side = 0
                     while True:
-                        al = uint(0)
-                        ah = uint(0)
                         rl = dl & inner
                         rh = dh & inner
                         tl = rl & (cl << 1)
                         th = rh & (ch << 1)
-                        while tl | th:
-                            tl = tl << 1
-                            th = th << 1
-                            al |= tl & gl
-                            ah |= th & gh
-                            tl &= rl
-                            th &= rh
+                        al = rl + tl
+                        ah = rh + th
                         tl = rl & (cl >> 1)
                         th = rh & (ch >> 1)
                         while tl | th:
                             tl = tl >> 1
                             th = th >> 1
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         rl = dl
@@ -734,8 +722,8 @@ def _search() -> int:
                         while tl | th:
                             th = (th << 8) | (tl >> 24)
                             tl = tl << 8
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         tl = rl & ((cl >> 8) | (ch << 24))
@@ -743,8 +731,8 @@ def _search() -> int:
                         while tl | th:
                             tl = (tl >> 8) | (th << 24)
                             th = th >> 8
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         rl = dl & inner
@@ -754,8 +742,8 @@ def _search() -> int:
                         while tl | th:
                             th = (th << 9) | (tl >> 23)
                             tl = tl << 9
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         tl = rl & ((cl >> 9) | (ch << 23))
@@ -763,8 +751,8 @@ def _search() -> int:
                         while tl | th:
                             tl = (tl >> 9) | (th << 23)
                             th = th >> 9
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         rl = dl & inner
@@ -774,8 +762,8 @@ def _search() -> int:
                         while tl | th:
                             th = (th << 7) | (tl >> 25)
                             tl = tl << 7
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
                         tl = rl & ((cl >> 7) | (ch << 25))
@@ -783,10 +771,12 @@ def _search() -> int:
                         while tl | th:
                             tl = (tl >> 7) | (th << 25)
                             th = th >> 7
-                            al |= tl & gl
-                            ah |= th & gh
+                            al |= tl
+                            ah |= th
                             tl &= rl
                             th &= rh
+                        al &= gl
+                        ah &= gh
                         tl = al
                         th = ah
                         n = 0
@@ -802,16 +792,10 @@ def _search() -> int:
                             break
                         score += w_moves * n
                         if with_potential:  # a phase may weigh potential mobility at 0: then it is not counted
-                            east_l = cl & not_h  # discs that have a square to their east
-                            east_h = ch & not_h
-                            west_l = cl & not_a
-                            west_h = ch & not_a
-                            tl = (east_l << 1) | (west_l >> 1) | (cl << 8) | (cl >> 8) | (ch << 24)
-                            tl |= (east_l << 9) | (east_l >> 7) | (east_h << 25) | (west_l << 7) | (west_l >> 9) | (west_h << 23)
-                            th = (east_h << 1) | (west_h >> 1) | (ch << 8) | (cl >> 24) | (ch >> 8)
-                            th |= (east_h << 9) | (east_l >> 23) | (east_h >> 7) | (west_h << 7) | (west_l >> 25) | (west_h >> 9)
-                            tl &= gl
-                            th &= gh
+                            wide_l = cl | ((cl & not_h) << 1) | ((cl & not_a) >> 1)
+                            wide_h = ch | ((ch & not_h) << 1) | ((ch & not_a) >> 1)
+                            tl = (wide_l | (wide_l << 8) | (wide_l >> 8) | (wide_h << 24)) & gl
+                            th = (wide_h | (wide_h << 8) | (wide_h >> 8) | (wide_l >> 24)) & gh
                             n = 0
                             tl = tl - ((tl >> 1) & m1)
                             th = th - ((th >> 1) & m1)
@@ -862,11 +846,11 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image b2 b3 b4 b7 b6 b5
-                        tl = ((cl >> 9) & 0x1) | ((cl >> 16) & 0x2) | ((cl >> 23) & 0x4)
-                        th = ((dl >> 9) & 0x1) | ((dl >> 16) & 0x2) | ((dl >> 23) & 0x4)
+                        tl = (((((cl >> 9) & 0x10101) * 0x4081) >> 14) & 0x7)
+                        th = (((((dl >> 9) & 0x10101) * 0x4081) >> 14) & 0x7)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 17) & 0x1) | ((ch >> 8) & 0x2) | ((ch << 1) & 0x4)
-                        th = ((dh >> 17) & 0x1) | ((dh >> 8) & 0x2) | ((dh << 1) & 0x4)
+                        tl = (((((ch >> 1) & 0x10101) * 0x40201) >> 16) & 0x7)
+                        th = (((((dh >> 1) & 0x10101) * 0x40201) >> 16) & 0x7)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
@@ -874,11 +858,11 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image g2 g3 g4 g7 g6 g5
-                        tl = ((cl >> 14) & 0x1) | ((cl >> 21) & 0x2) | ((cl >> 28) & 0x4)
-                        th = ((dl >> 14) & 0x1) | ((dl >> 21) & 0x2) | ((dl >> 28) & 0x4)
+                        tl = (((((cl >> 14) & 0x10101) * 0x4081) >> 14) & 0x7)
+                        th = (((((dl >> 14) & 0x10101) * 0x4081) >> 14) & 0x7)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 22) & 0x1) | ((ch >> 13) & 0x2) | ((ch >> 4) & 0x4)
-                        th = ((dh >> 22) & 0x1) | ((dh >> 13) & 0x2) | ((dh >> 4) & 0x4)
+                        tl = (((((ch >> 6) & 0x10101) * 0x40201) >> 16) & 0x7)
+                        th = (((((dh >> 6) & 0x10101) * 0x40201) >> 16) & 0x7)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
@@ -886,8 +870,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image b2 c3 d4 c2 d2 d3 b3 b4 c4
-                        tl = ((cl >> 9) & 0x1) | ((cl >> 17) & 0x2) | ((cl >> 25) & 0x4)
-                        th = ((dl >> 9) & 0x1) | ((dl >> 17) & 0x2) | ((dl >> 25) & 0x4)
+                        tl = (((((cl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
+                        th = (((((dl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((cl >> 10) & 0x3) | ((cl >> 17) & 0x4)
                         th = ((dl >> 10) & 0x3) | ((dl >> 17) & 0x4)
@@ -901,8 +885,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image g2 f3 e4 f2 e2 e3 g3 g4 f4
-                        tl = ((cl >> 14) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 26) & 0x4)
-                        th = ((dl >> 14) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 26) & 0x4)
+                        tl = (((((cl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
+                        th = (((((dl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((cl >> 13) & 0x1) | ((cl >> 11) & 0x2) | ((cl >> 18) & 0x4)
                         th = ((dl >> 13) & 0x1) | ((dl >> 11) & 0x2) | ((dl >> 18) & 0x4)
@@ -916,8 +900,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image b7 c6 d5 c7 d7 d6 b6 b5 c5
-                        tl = ((ch >> 17) & 0x1) | ((ch >> 9) & 0x2) | ((ch >> 1) & 0x4)
-                        th = ((dh >> 17) & 0x1) | ((dh >> 9) & 0x2) | ((dh >> 1) & 0x4)
+                        tl = (((((ch >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
+                        th = (((((dh >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((ch >> 18) & 0x3) | ((ch >> 9) & 0x4)
                         th = ((dh >> 18) & 0x3) | ((dh >> 9) & 0x4)
@@ -931,8 +915,8 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image g7 f6 e5 f7 e7 e6 g6 g5 f5
-                        tl = ((ch >> 22) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 2) & 0x4)
-                        th = ((dh >> 22) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 2) & 0x4)
+                        tl = (((((ch >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
+                        th = (((((dh >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
                         pf = uint(halves[tl]) + 2 * uint(halves[th])
                         tl = ((ch >> 21) & 0x1) | ((ch >> 19) & 0x2) | ((ch >> 10) & 0x4)
                         th = ((dh >> 21) & 0x1) | ((dh >> 19) & 0x2) | ((dh >> 10) & 0x4)
@@ -970,11 +954,11 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image c2 c3 c4 c7 c6 c5
-                        tl = ((cl >> 10) & 0x1) | ((cl >> 17) & 0x2) | ((cl >> 24) & 0x4)
-                        th = ((dl >> 10) & 0x1) | ((dl >> 17) & 0x2) | ((dl >> 24) & 0x4)
+                        tl = (((((cl >> 10) & 0x10101) * 0x4081) >> 14) & 0x7)
+                        th = (((((dl >> 10) & 0x10101) * 0x4081) >> 14) & 0x7)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 18) & 0x1) | ((ch >> 9) & 0x2) | (ch & 0x4)
-                        th = ((dh >> 18) & 0x1) | ((dh >> 9) & 0x2) | (dh & 0x4)
+                        tl = (((((ch >> 2) & 0x10101) * 0x40201) >> 16) & 0x7)
+                        th = (((((dh >> 2) & 0x10101) * 0x40201) >> 16) & 0x7)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
@@ -982,11 +966,11 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image f2 f3 f4 f7 f6 f5
-                        tl = ((cl >> 13) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 27) & 0x4)
-                        th = ((dl >> 13) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 27) & 0x4)
+                        tl = (((((cl >> 13) & 0x10101) * 0x4081) >> 14) & 0x7)
+                        th = (((((dl >> 13) & 0x10101) * 0x4081) >> 14) & 0x7)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 21) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 3) & 0x4)
-                        th = ((dh >> 21) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 3) & 0x4)
+                        tl = (((((ch >> 5) & 0x10101) * 0x40201) >> 16) & 0x7)
+                        th = (((((dh >> 5) & 0x10101) * 0x40201) >> 16) & 0x7)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
@@ -994,11 +978,11 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image b2 c3 d4 g7 f6 e5
-                        tl = ((cl >> 9) & 0x1) | ((cl >> 17) & 0x2) | ((cl >> 25) & 0x4)
-                        th = ((dl >> 9) & 0x1) | ((dl >> 17) & 0x2) | ((dl >> 25) & 0x4)
+                        tl = (((((cl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
+                        th = (((((dl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 22) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 2) & 0x4)
-                        th = ((dh >> 22) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 2) & 0x4)
+                        tl = (((((ch >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
+                        th = (((((dh >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
@@ -1006,11 +990,11 @@ def _search() -> int:
                             pb = pv
                         total += int(tables[10962 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
                         # image g2 f3 e4 b7 c6 d5
-                        tl = ((cl >> 14) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 26) & 0x4)
-                        th = ((dl >> 14) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 26) & 0x4)
+                        tl = (((((cl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
+                        th = (((((dl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
                         pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 17) & 0x1) | ((ch >> 9) & 0x2) | ((ch >> 1) & 0x4)
-                        th = ((dh >> 17) & 0x1) | ((dh >> 9) & 0x2) | ((dh >> 1) & 0x4)
+                        tl = (((((ch >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
+                        th = (((((dh >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
                         pb = uint(halves[tl]) + 2 * uint(halves[th])
                         if pa < pb:
                             pv = pa
