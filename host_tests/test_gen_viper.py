@@ -91,3 +91,45 @@ def test_the_pattern_fragment_scores_as_the_plain_evaluation(module):
         exec(code, {}, local)
         cells = bytearray(1 if player >> s & 1 else 2 if opponent >> s & 1 else 0 for s in range(64))
         assert local["total"] == evaluator.pattern_sum(cells)
+
+
+class _Word32(int):
+    """A viper uint on the Pico: every result wraps at 32 bits (the unix port's are 64 bits wide)."""
+
+    def _wrap(op):
+        return lambda self, other: _Word32(op(int(self), int(other)) & 0xFFFFFFFF)
+
+    __and__ = _wrap(int.__and__)
+    __or__ = _wrap(int.__or__)
+    __mul__ = _wrap(int.__mul__)
+    __lshift__ = _wrap(int.__lshift__)
+    __rshift__ = _wrap(int.__rshift__)
+
+
+def test_gathers_move_each_square_to_its_place_on_both_word_widths():
+    """_gather's expressions (runs of shifts and masks, or one multiplication) put square i of a group in bit
+    i, whether products wrap at 32 bits (the Pico) or not (the unix port): for every image group of the
+    shipped weight files, whole rows, columns and diagonals in either direction, on random boards."""
+    import random
+
+    groups = [list(range(row * 8, row * 8 + 8)) for row in range(8)]
+    groups += [[row * 8 + column for row in range(8)] for column in range(8)]
+    groups += [[9 * step for step in range(8)], [7 * step + 7 for step in range(8)]]
+    groups += [group[::-1] for group in groups]
+    for weights in set(gen_viper.PATTERNS.values()):
+        patterns, _ = gen_viper.read_layout((REPO / weights).read_bytes(), weights)
+        for fixed, half, images in patterns:
+            for image in images:
+                groups += [image[:fixed], image[fixed:fixed + half], image[fixed + half:]]
+    rng = random.Random(5)
+    multiplied = 0
+    for squares in (group for group in groups if group):
+        code = gen_viper._gather("pl", "ph", squares)
+        multiplied += "*" in code
+        for _ in range(40):
+            board = rng.getrandbits(64)
+            expected = sum((board >> square & 1) << place for place, square in enumerate(squares))
+            for word in (int, _Word32):
+                words = {"pl": word(board & 0xFFFFFFFF), "ph": word(board >> 32)}
+                assert eval(code, {}, words) == expected, (squares, code, word)
+    assert multiplied >= 20  # the columns, diagonals and corner groups do take the multiplication

@@ -176,6 +176,41 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     assert "solver twins ok %d" % len(cases) in output, output
 
 
+def largest_block(heap_map):
+    """The biggest allocated block, in bytes, of micropython.mem_info(1)'s heap map: a block is its head
+    (any letter) and the tail that follows it ('='), 16 bytes a cell on the Pico."""
+    cells = []
+    for line in heap_map.splitlines():
+        address, _, row = line.partition(": ")
+        if len(address) == 8 and all(c in "0123456789abcdef" for c in address):
+            cells.append(row.rstrip())
+        elif line.strip().endswith("lines all free)"):
+            cells.append("." * 64 * int(line.strip()[1:].split()[0]))
+    heap = "".join(cells)
+    largest = run = 0
+    for cell in heap:
+        run = run + 1 if cell == "=" and run else (1 if cell not in ".=" else 0)
+        largest = max(largest, run)
+    return 16 * largest
+
+
+def test_the_solvers_code_fits_where_either_midgame_search_was():
+    """Before a solve the engine lets the midgame search's code go and imports the solver's
+    (player.engine). In a heap a game has cut up, the block that code leaves may be the only one as big:
+    every block of the solver's machine code must be no bigger than the midgame search's, 8x8 or 6x6
+    (its biggest, _search, was 24,008 bytes and found no room in the first solve of
+    tools/device_endgame.py). Each module imported alone on a fresh interpreter, its blocks read from
+    the heap's map."""
+    sizes = {}
+    for module in ("player.search_viper", "player.search_viper6", "player.endgame_viper"):
+        with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+            pico.enter_raw_repl()
+            sizes[module] = largest_block(pico.run_script(
+                "import gc, micropython\nimport %s\ngc.collect()\nmicropython.mem_info(1)\n" % module))
+    assert min(sizes.values()) > 16000, sizes  # the map was read: each holds a module's machine code
+    assert sizes["player.endgame_viper"] <= min(sizes["player.search_viper"], sizes["player.search_viper6"]), sizes
+
+
 HELD_CPU_SCRIPT = """
 import micropython, time
 from machine import Pin

@@ -22,7 +22,9 @@ Two fragments are made from a shipped weight file, for each module whose
 leaves evaluate patterns (PATTERNS: the midgame search's template makes one
 module for the 8x8 weight files and one for the 6x6 ones): `patterns` adds
 the table entry of every pattern image of the position (pl, ph) against
-(ol, oh) to `total`, square by square, and `layout` sets _LAYOUT to the
+(ol, oh) to `total` (each image's squares gathered into bits by shifts and
+masks, or by one multiplication that this script proves on every value the
+squares can take), and `layout` sets _LAYOUT to the
 file's pattern section, which the search compares with an evaluator's
 before it stands in for the plain search. A 6x6 file's squares are those of
 the 6x6 board inside the 8x8 one (othello.geometry.Embedding), where the

@@ -97,7 +97,9 @@ _C_ANTI_DIAGONALS = const(50)  # 15 (lo, hi) masks of the a8-h1 diagonals, by co
 _C_ORDER_PLY = const(80)  # in, for _order_moves: the node's ply
 _C_ORDER_SKIP = const(81)  # the table's move, already searched (or _NO_SQUARE)
 _C_ORDER_FROM = const(82)  # the first list entry to fill (1 when the table's move holds the first)
-_C_SIZE = const(83)
+_C_STORE_VALUE = const(83)  # in, for _store_entry: the node's value + _BIAS
+_C_ADDRESSES = const(84)  # 7 (low, high) words: the buffers' addresses (solver_buffers), high 0 on the Pico
+_C_SIZE = const(98)
 _ORDER_CUT = const(1024)  # _order_moves returns this + value + _BIAS for a cut-off, else a list's length
 
 # frame words per ply (array 'I'); scores are stored + _BIAS, since the unix
@@ -226,8 +228,12 @@ class ViperSolver:
         self._table = (memoryview(table.locks)[:slots], memoryview(table.scores)[:slots],
                        memoryview(table.moves)[:slots], memoryview(table.depths)[:slots])
         self._slots = slots
-        # what _order_moves reads, in its order: a tuple's items cost it less than attributes (a call a node)
-        self._ordering = (self._pos, self._frame, self._lists, cfg) + self._table[:3]
+        # where _order_moves, _probe_entry and _store_entry find the buffers (solver_buffers): two words
+        # each, read at each call, where taking each buffer from a tuple again took the call's most time
+        for at, buffer in enumerate((self._pos, self._frame, self._lists) + self._table):
+            address = _address(buffer)
+            cfg[_C_ADDRESSES + 2 * at] = address & 0xFFFFFFFF
+            cfg[_C_ADDRESSES + 2 * at + 1] = address >> 32
         self._should_stop = _never
         self.nodes = 0
 
@@ -344,7 +350,7 @@ class ViperSolver:
         self._should_stop = should_stop or _never
         try:
             _solving[0] = self
-            _ordering[0] = self._ordering
+            _ordering[0] = self._cfg
             score = _search() - _BIAS
         finally:
             _solving[0] = None
@@ -392,14 +398,14 @@ def _order_moves() -> int:
     xl = uint(0)
     xh = uint(0)
     ol = uint(0)
-    buffers = _ordering[0]
-    pos = ptr32(buffers[0])
-    frame = ptr32(buffers[1])
-    lists = ptr8(buffers[2])
-    cfg = ptr32(buffers[3])
-    locks = ptr32(buffers[4])
-    bounds = ptr16(buffers[5])
-    best_moves = ptr8(buffers[6])
+    cfg = ptr32(_ordering[0])
+    pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
+    frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
+    lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
+    locks = ptr32(uint(cfg[_C_ADDRESSES + 6]) | ((uint(cfg[_C_ADDRESSES + 7]) << 16) << 16))
+    bounds = ptr16(uint(cfg[_C_ADDRESSES + 8]) | ((uint(cfg[_C_ADDRESSES + 9]) << 16) << 16))
+    best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
+    depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
     full = uint(cfg[_C_FULL])
     m1 = uint(cfg[_C_M1])
     not_a = uint(cfg[_C_NOT_A])
@@ -775,8 +781,232 @@ def _order_moves() -> int:
     return count
 
 
+@micropython.viper
+def _probe_entry() -> int:
+    """The table's entry for _search's node at cfg[_C_ORDER_PLY] (as solver_probe gives it: 0 if none), its
+    slot and lock written to the node's frame for _store_entry. A function of its own: see _store_entry.
+
+    (mix folds each word before its multiplication: a product's top bit depends on the word's top bit
+    alone, so unfolded, a disc on square 31 or 63 of either colour gave the same slot and lock, and the
+    table answered for the wrong position.)
+    """
+    cfg = ptr32(_ordering[0])
+    pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
+    frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
+    lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
+    locks = ptr32(uint(cfg[_C_ADDRESSES + 6]) | ((uint(cfg[_C_ADDRESSES + 7]) << 16) << 16))
+    bounds = ptr16(uint(cfg[_C_ADDRESSES + 8]) | ((uint(cfg[_C_ADDRESSES + 9]) << 16) << 16))
+    best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
+    depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
+    full = uint(cfg[_C_FULL])
+    salt = uint(cfg[_C_SALT])
+    table_shift = uint(cfg[_C_TABLE_SHIFT])
+    ply = int(cfg[_C_ORDER_PLY])
+    at = ply << 2
+    fr = ply << _FRAME_SHIFT
+    pl = uint(pos[at])
+    ph = uint(pos[at + 1])
+    ol = uint(pos[at + 2])
+    oh = uint(pos[at + 3])
+    w = pl ^ (pl >> 16)
+    lock = (w * 0x165667B1) & full
+    w = ph ^ (ph >> 16)
+    lock ^= (w * 0x0D3A2647) & full
+    w = ol ^ (ol >> 16)
+    lock ^= (w * 0x1B3A7F2D) & full
+    w = oh ^ (oh >> 16)
+    lock ^= (w * 0x0C8A4E29) & full
+    lock ^= lock >> 15
+    lock = (lock * 0x1CC9E2D5) & full
+    lock ^= lock >> 13
+    lock = lock >> 2
+    lock ^= salt
+    w = pl ^ (pl >> 16)
+    x = (w * 0x1B873593) & full
+    w = ph ^ (ph >> 16)
+    x ^= (w * 0x0E6546B5) & full
+    w = ol ^ (ol >> 16)
+    x ^= (w * 0x1D2A3A1F) & full
+    w = oh ^ (oh >> 16)
+    x ^= (w * 0x0C2B2AE3) & full
+    x ^= x >> 15
+    x = (x * 0x1CC9E2D5) & full
+    x ^= x >> 13
+    x = x >> 2
+    slot = int(x >> table_shift) & 0x3FFFFFFE
+    x = uint(0)
+    if uint(locks[slot]) == lock:
+        x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
+    elif uint(locks[slot + 1]) == lock:
+        x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
+    frame[fr + _F_SLOT] = slot
+    frame[fr + _F_LOCK] = lock
+    return int(x)
+
+
+@micropython.viper
+def _final_score() -> int:
+    """The score of _search's finished game at cfg[_C_ORDER_PLY] (neither side can move): the empty
+    squares go to the winner. A function of its own, as the rare case it is: see _store_entry."""
+    cfg = ptr32(_ordering[0])
+    pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
+    frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
+    lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
+    locks = ptr32(uint(cfg[_C_ADDRESSES + 6]) | ((uint(cfg[_C_ADDRESSES + 7]) << 16) << 16))
+    bounds = ptr16(uint(cfg[_C_ADDRESSES + 8]) | ((uint(cfg[_C_ADDRESSES + 9]) << 16) << 16))
+    best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
+    depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
+    full = uint(cfg[_C_FULL])
+    m1 = uint(cfg[_C_M1])
+    at = int(cfg[_C_ORDER_PLY]) << 2
+    pl = uint(pos[at])
+    ph = uint(pos[at + 1])
+    ol = uint(pos[at + 2])
+    oh = uint(pos[at + 3])
+    fl = pl
+    fh = ph
+    mine = 0
+    fl = fl - ((fl >> 1) & m1)
+    fh = fh - ((fh >> 1) & m1)
+    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+    mine = int(((fl * 0x01010101) & full) >> 24)
+    fl = ol
+    fh = oh
+    theirs = 0
+    fl = fl - ((fl >> 1) & m1)
+    fh = fh - ((fh >> 1) & m1)
+    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+    theirs = int(((fl * 0x01010101) & full) >> 24)
+    fl = uint(cfg[_C_PLAYABLE]) & ((pl | ol) ^ full)
+    fh = uint(cfg[_C_PLAYABLE + 1]) & ((ph | oh) ^ full)
+    n = 0
+    fl = fl - ((fl >> 1) & m1)
+    fh = fh - ((fh >> 1) & m1)
+    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
+    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
+    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
+    n = int(((fl * 0x01010101) & full) >> 24)
+    value = mine - theirs
+    if value > 0:
+        value += n
+    elif value < 0:
+        value -= n
+    if int(cfg[_C_ANTI]):
+        value = 0 - value
+    return value
+
+
+@micropython.viper
+def _pass_turn() -> int:
+    """_search's node at cfg[_C_ORDER_PLY] passes: its child is the same position with the other side to
+    move, and the negated window. A function of its own, as the rare case it is: see _store_entry."""
+    cfg = ptr32(_ordering[0])
+    pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
+    frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
+    lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
+    locks = ptr32(uint(cfg[_C_ADDRESSES + 6]) | ((uint(cfg[_C_ADDRESSES + 7]) << 16) << 16))
+    bounds = ptr16(uint(cfg[_C_ADDRESSES + 8]) | ((uint(cfg[_C_ADDRESSES + 9]) << 16) << 16))
+    best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
+    depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
+    ply = int(cfg[_C_ORDER_PLY])
+    at = ply << 2
+    fr = ply << _FRAME_SHIFT
+    frame[fr + _F_STATE] = int(frame[fr + _F_STATE]) | _STATE_PASSING
+    pos[at + 4] = pos[at + 2]
+    pos[at + 5] = pos[at + 3]
+    pos[at + 6] = pos[at]
+    pos[at + 7] = pos[at + 1]
+    frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - int(frame[fr + _F_BETA])
+    frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - int(frame[fr + _F_ALPHA])
+    frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = _STATE_AFTER_PASS
+    frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = frame[fr + _F_EMPTIES]
+    frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = frame[fr + _F_PARITY]
+    return 0
+
+
+@micropython.viper
+def _next_poll() -> int:
+    """The node count at which _search looks at its limits next, or 0 where they stop it now: the node
+    limit, or the caller's should_stop. A function of its own, as the rare case it is: see _store_entry."""
+    cfg = ptr32(_ordering[0])
+    nodes = int(cfg[_C_NODES])
+    node_limit = int(cfg[_C_NODE_LIMIT])
+    if node_limit and nodes >= node_limit:
+        return 0
+    if _solving[0]._should_stop():
+        return 0
+    next_poll = nodes + _POLL_NODES
+    if node_limit and next_poll > node_limit:
+        next_poll = node_limit
+    return next_poll
+
+
+@micropython.viper
+def _store_entry() -> int:
+    """TranspositionTable's store for _search's node at cfg[_C_ORDER_PLY], whose value is cfg[_C_STORE_VALUE]
+    (+ _BIAS): its bounds, kept with the entry's own where the slot holds the same position, and its move.
+
+    A function of its own, as the others _search calls are, to keep _search's machine
+    code small: where the engine swaps the midgame search for the solver (player.engine) in a heap a game
+    has cut up, one block of the solver's former 24 KB was not always found (docs/DEVICE_SPEED.md). Only
+    nodes from _TABLE_EMPTIES on call it, and a call reads its buffers' addresses (solver_buffers):
+    it costs little.
+    """
+    cfg = ptr32(_ordering[0])
+    pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
+    frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
+    lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
+    locks = ptr32(uint(cfg[_C_ADDRESSES + 6]) | ((uint(cfg[_C_ADDRESSES + 7]) << 16) << 16))
+    bounds = ptr16(uint(cfg[_C_ADDRESSES + 8]) | ((uint(cfg[_C_ADDRESSES + 9]) << 16) << 16))
+    best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
+    depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
+    value = int(cfg[_C_STORE_VALUE]) - _BIAS
+    fr = int(cfg[_C_ORDER_PLY]) << _FRAME_SHIFT
+    lower = 0 - _INFINITY
+    upper = _INFINITY
+    if value >= int(frame[fr + _F_BETA]) - _BIAS:
+        lower = value
+    elif value <= int(frame[fr + _F_ALPHA0]) - _BIAS:
+        upper = value
+    else:
+        lower = value
+        upper = value
+    slot = int(frame[fr + _F_SLOT])
+    lock = uint(frame[fr + _F_LOCK])
+    empties = int(frame[fr + _F_EMPTIES])
+    x = uint(0)
+    if uint(locks[slot]) == lock:
+        x = uint(bounds[slot])
+    elif uint(locks[slot + 1]) == lock:
+        slot += 1
+        x = uint(bounds[slot])
+    elif int(depths[slot]) > empties:
+        slot += 1  # the first of the two keeps the bigger subtree
+    if x:
+        # the same position: keep the tighter of both bounds
+        if int(x & 0xFF) - 128 > lower:
+            lower = int(x & 0xFF) - 128
+        if int((x >> 8) & 0xFF) - 128 < upper:
+            upper = int((x >> 8) & 0xFF) - 128
+    locks[slot] = lock
+    bounds[slot] = (lower + 128) | ((upper + 128) << 8)
+    best_moves[slot] = frame[fr + _F_BEST_MOVE]
+    depths[slot] = empties
+    return 0
+
+
 _solving = [None]  # the solver whose _search() runs
-_ordering = [None]  # its buffers, for _order_moves
+_ordering = [None]  # its cfg, for the functions _search calls (solver_buffers)
+
+
+@micropython.viper
+def _address(buffer: ptr8) -> uint:
+    """Where `buffer` lies in memory (for solver_buffers)."""
+    return uint(buffer)
 
 
 @micropython.viper
@@ -795,11 +1025,6 @@ def _search() -> int:
     frame = ptr32(self._frame)
     lists = ptr8(self._lists)
     cfg = ptr32(self._cfg)
-    locks = ptr32(self._table[0])
-    bounds = ptr16(self._table[1])
-    best_moves = ptr8(self._table[2])
-    depths = ptr8(self._table[3])
-    should_stop = self._should_stop
     by_lines = int(cfg[_C_BY_LINES])
     full = uint(cfg[_C_FULL])
     m1 = uint(cfg[_C_M1])
@@ -812,8 +1037,6 @@ def _search() -> int:
     corners = uint(cfg[_C_CORNERS])
     anti = int(cfg[_C_ANTI])
     squares = int(cfg[_C_SQUARES])
-    salt = uint(cfg[_C_SALT])
-    table_shift = uint(cfg[_C_TABLE_SHIFT])
     node_limit = int(cfg[_C_NODE_LIMIT])
     nodes = 0
     next_poll = _POLL_NODES
@@ -834,18 +1057,11 @@ def _search() -> int:
             enter = 0
             nodes += 1 - resort
             if nodes >= next_poll:
-                stop = 0
-                if node_limit and nodes >= node_limit:
-                    stop = 1
-                elif should_stop():
-                    stop = 1
-                if stop:
-                    cfg[_C_NODES] = nodes
+                cfg[_C_NODES] = nodes
+                next_poll = int(_next_poll())
+                if not next_poll:
                     cfg[_C_STOPPED] = 1
                     return 0
-                next_poll = nodes + _POLL_NODES
-                if node_limit and next_poll > node_limit:
-                    next_poll = node_limit
             at = ply << 2
             fr = ply << _FRAME_SHIFT
             pl = uint(pos[at])
@@ -1640,40 +1856,8 @@ def _search() -> int:
                 if resort:
                     table_move = int(lists[ls])  # tried first, alone
                 elif empties >= _TABLE_EMPTIES:
-                    # (mix folds each word before its multiplication: a product's top bit depends on the
-                    # word's top bit alone, so unfolded, a disc on square 31 or 63 of either colour gave the
-                    # same slot and lock, and the table answered for the wrong position)
-                    w = pl ^ (pl >> 16)
-                    lock = (w * 0x165667B1) & full
-                    w = ph ^ (ph >> 16)
-                    lock ^= (w * 0x0D3A2647) & full
-                    w = ol ^ (ol >> 16)
-                    lock ^= (w * 0x1B3A7F2D) & full
-                    w = oh ^ (oh >> 16)
-                    lock ^= (w * 0x0C8A4E29) & full
-                    lock ^= lock >> 15
-                    lock = (lock * 0x1CC9E2D5) & full
-                    lock ^= lock >> 13
-                    lock = lock >> 2
-                    lock ^= salt
-                    w = pl ^ (pl >> 16)
-                    x = (w * 0x1B873593) & full
-                    w = ph ^ (ph >> 16)
-                    x ^= (w * 0x0E6546B5) & full
-                    w = ol ^ (ol >> 16)
-                    x ^= (w * 0x1D2A3A1F) & full
-                    w = oh ^ (oh >> 16)
-                    x ^= (w * 0x0C2B2AE3) & full
-                    x ^= x >> 15
-                    x = (x * 0x1CC9E2D5) & full
-                    x ^= x >> 13
-                    x = x >> 2
-                    slot = int(x >> table_shift) & 0x3FFFFFFE
-                    x = uint(0)
-                    if uint(locks[slot]) == lock:
-                        x = uint(bounds[slot]) | (uint(best_moves[slot]) << 16)
-                    elif uint(locks[slot + 1]) == lock:
-                        x = uint(bounds[slot + 1]) | (uint(best_moves[slot + 1]) << 16)
+                    cfg[_C_ORDER_PLY] = ply
+                    x = uint(int(_probe_entry()))
                     if x:
                         lower = int(x & 0xFF) - 128
                         upper = int((x >> 8) & 0xFF) - 128
@@ -1688,8 +1872,6 @@ def _search() -> int:
                             returning = 1
                     if not returning:
                         state |= _STATE_TABLE
-                        frame[fr + _F_SLOT] = slot
-                        frame[fr + _F_LOCK] = lock
                         frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
                 if returning:
                     pass  # the table knows enough: no move list
@@ -1742,36 +1924,9 @@ def _search() -> int:
             # ----- the node at `ply` is done: remember it, hand `value` to the parent
             fr = ply << _FRAME_SHIFT
             if int(frame[fr + _F_STATE]) & _STATE_TABLE:
-                lower = 0 - _INFINITY
-                upper = _INFINITY
-                if value >= int(frame[fr + _F_BETA]) - _BIAS:
-                    lower = value
-                elif value <= int(frame[fr + _F_ALPHA0]) - _BIAS:
-                    upper = value
-                else:
-                    lower = value
-                    upper = value
-                slot = int(frame[fr + _F_SLOT])
-                lock = uint(frame[fr + _F_LOCK])
-                empties = int(frame[fr + _F_EMPTIES])
-                x = uint(0)
-                if uint(locks[slot]) == lock:
-                    x = uint(bounds[slot])
-                elif uint(locks[slot + 1]) == lock:
-                    slot += 1
-                    x = uint(bounds[slot])
-                elif int(depths[slot]) > empties:
-                    slot += 1  # the first of the two keeps the bigger subtree
-                if x:
-                    # the same position: keep the tighter of both bounds
-                    if int(x & 0xFF) - 128 > lower:
-                        lower = int(x & 0xFF) - 128
-                    if int((x >> 8) & 0xFF) - 128 < upper:
-                        upper = int((x >> 8) & 0xFF) - 128
-                locks[slot] = lock
-                bounds[slot] = (lower + 128) | ((upper + 128) << 8)
-                best_moves[slot] = frame[fr + _F_BEST_MOVE]
-                depths[slot] = empties
+                cfg[_C_ORDER_PLY] = ply
+                cfg[_C_STORE_VALUE] = value + _BIAS
+                _store_entry()
             if ply == 0:
                 break
             ply -= 1
@@ -1974,54 +2129,14 @@ def _search() -> int:
             returning = 1  # every move searched
             continue
         if state & _STATE_AFTER_PASS:
-            # neither side can move: the game is over, empty squares to the winner
-            fl = pl
-            fh = ph
-            mine = 0
-            fl = fl - ((fl >> 1) & m1)
-            fh = fh - ((fh >> 1) & m1)
-            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-            mine = int(((fl * 0x01010101) & full) >> 24)
-            fl = ol
-            fh = oh
-            theirs = 0
-            fl = fl - ((fl >> 1) & m1)
-            fh = fh - ((fh >> 1) & m1)
-            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-            theirs = int(((fl * 0x01010101) & full) >> 24)
-            fl = play_l & ((pl | ol) ^ full)
-            fh = play_h & ((ph | oh) ^ full)
-            n = 0
-            fl = fl - ((fl >> 1) & m1)
-            fh = fh - ((fh >> 1) & m1)
-            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-            n = int(((fl * 0x01010101) & full) >> 24)
-            value = mine - theirs
-            if value > 0:
-                value += n
-            elif value < 0:
-                value -= n
-            if anti:
-                value = 0 - value
+            # neither side can move: the game is over
+            cfg[_C_ORDER_PLY] = ply
+            value = int(_final_score())
             returning = 1
             continue
         # no move: pass, and search the same position for the other side
-        frame[fr + _F_STATE] = state | _STATE_PASSING
-        pos[at + 4] = ol
-        pos[at + 5] = oh
-        pos[at + 6] = pl
-        pos[at + 7] = ph
-        frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - int(frame[fr + _F_BETA])
-        frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - int(frame[fr + _F_ALPHA])
-        frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = _STATE_AFTER_PASS
-        frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = frame[fr + _F_EMPTIES]
-        frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = frame[fr + _F_PARITY]
+        cfg[_C_ORDER_PLY] = ply
+        _pass_turn()
         ply += 1
         enter = 1
     cfg[_C_NODES] = nodes
