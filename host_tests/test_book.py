@@ -133,7 +133,9 @@ def test_a_node_budget_stops_the_deepening_before_an_iteration_it_cannot_finish(
 def test_ctrl_c_keeps_the_finished_searches_and_the_same_command_goes_on(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the whole process group): the workers end, finished searches stay."""
     (tmp_path / "named.txt").write_text("")
-    command = [sys.executable, str(build_book.TOOLS / "build_book.py"), "--depth", "5", "--plies", "9",
+    # 75 searches of about 60 ms each: the signal comes a few searches in, at the test's 50 ms polls, with
+    # most still to do (at depth 5 and 9 plies, 28 searches of 5 ms, a loaded machine once saw all done first)
+    command = [sys.executable, str(build_book.TOOLS / "build_book.py"), "--depth", "8", "--plies", "12",
                "--table-bits", "12", "--jobs", "1", "--named", str(tmp_path / "named.txt"),
                "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "book8.bin")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
