@@ -94,7 +94,7 @@ _C_SQUARES = const(18)  # playable squares: 64, or 63 with a black hole
 _C_BY_LINES = const(19)  # 1: the last square's flips are counted along its lines (no black hole to break them)
 _C_DIAGONALS = const(20)  # 15 (lo, hi) masks of the a1-h8 diagonals, by column - row + 7
 _C_ANTI_DIAGONALS = const(50)  # 15 (lo, hi) masks of the a8-h1 diagonals, by column + row
-_C_ORDER_PLY = const(80)  # in, for _order_moves: the node's ply
+_C_CALL_PLY = const(80)  # in, for the functions _search calls: the node's ply
 _C_ORDER_SKIP = const(81)  # the table's move, already searched (or _NO_SQUARE)
 _C_ORDER_FROM = const(82)  # the first list entry to fill (1 when the table's move holds the first)
 _C_STORE_VALUE = const(83)  # in, for _store_entry: the node's value + _BIAS
@@ -228,8 +228,8 @@ class ViperSolver:
         self._table = (memoryview(table.locks)[:slots], memoryview(table.scores)[:slots],
                        memoryview(table.moves)[:slots], memoryview(table.depths)[:slots])
         self._slots = slots
-        # where _order_moves, _probe_entry and _store_entry find the buffers (solver_buffers): two words
-        # each, read at each call, where taking each buffer from a tuple again took the call's most time
+        # where the functions _search calls find the buffers (solver_buffers): two words each, read at
+        # each call, where taking each buffer from a tuple again took the call's most time
         for at, buffer in enumerate((self._pos, self._frame, self._lists) + self._table):
             address = _address(buffer)
             cfg[_C_ADDRESSES + 2 * at] = address & 0xFFFFFFFF
@@ -385,7 +385,7 @@ class _Table:
 
 @micropython.viper
 def _order_moves() -> int:
-    """The fastest-first list of _search's node at cfg[_C_ORDER_PLY]: every legal move but the table's,
+    """The fastest-first list of _search's node at cfg[_C_CALL_PLY]: every legal move but the table's,
     cfg[_C_ORDER_SKIP], from list entry cfg[_C_ORDER_FROM] on, each with its key; returns the list's
     length, or _ORDER_CUT + the node's value + _BIAS where an enhanced transposition cut-off ends the node
     (its move then in the frame).
@@ -415,7 +415,7 @@ def _order_moves() -> int:
     corners = uint(cfg[_C_CORNERS])
     salt = uint(cfg[_C_SALT])
     table_shift = uint(cfg[_C_TABLE_SHIFT])
-    ply = int(cfg[_C_ORDER_PLY])
+    ply = int(cfg[_C_CALL_PLY])
     table_move = int(cfg[_C_ORDER_SKIP])
     count = int(cfg[_C_ORDER_FROM])
     at = ply << 2
@@ -783,7 +783,7 @@ def _order_moves() -> int:
 
 @micropython.viper
 def _probe_entry() -> int:
-    """The table's entry for _search's node at cfg[_C_ORDER_PLY] (as solver_probe gives it: 0 if none), its
+    """The table's entry for _search's node at cfg[_C_CALL_PLY] (as solver_probe gives it: 0 if none), its
     slot and lock written to the node's frame for _store_entry. A function of its own: see _store_entry.
 
     (mix folds each word before its multiplication: a product's top bit depends on the word's top bit
@@ -801,7 +801,7 @@ def _probe_entry() -> int:
     full = uint(cfg[_C_FULL])
     salt = uint(cfg[_C_SALT])
     table_shift = uint(cfg[_C_TABLE_SHIFT])
-    ply = int(cfg[_C_ORDER_PLY])
+    ply = int(cfg[_C_CALL_PLY])
     at = ply << 2
     fr = ply << _FRAME_SHIFT
     pl = uint(pos[at])
@@ -846,7 +846,7 @@ def _probe_entry() -> int:
 
 @micropython.viper
 def _final_score() -> int:
-    """The score of _search's finished game at cfg[_C_ORDER_PLY] (neither side can move): the empty
+    """The score of _search's finished game at cfg[_C_CALL_PLY] (neither side can move): the empty
     squares go to the winner. A function of its own, as the rare case it is: see _store_entry."""
     cfg = ptr32(_ordering[0])
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
@@ -858,7 +858,7 @@ def _final_score() -> int:
     depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
     full = uint(cfg[_C_FULL])
     m1 = uint(cfg[_C_M1])
-    at = int(cfg[_C_ORDER_PLY]) << 2
+    at = int(cfg[_C_CALL_PLY]) << 2
     pl = uint(pos[at])
     ph = uint(pos[at + 1])
     ol = uint(pos[at + 2])
@@ -902,7 +902,7 @@ def _final_score() -> int:
 
 @micropython.viper
 def _pass_turn() -> int:
-    """_search's node at cfg[_C_ORDER_PLY] passes: its child is the same position with the other side to
+    """_search's node at cfg[_C_CALL_PLY] passes: its child is the same position with the other side to
     move, and the negated window. A function of its own, as the rare case it is: see _store_entry."""
     cfg = ptr32(_ordering[0])
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
@@ -912,7 +912,7 @@ def _pass_turn() -> int:
     bounds = ptr16(uint(cfg[_C_ADDRESSES + 8]) | ((uint(cfg[_C_ADDRESSES + 9]) << 16) << 16))
     best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
     depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
-    ply = int(cfg[_C_ORDER_PLY])
+    ply = int(cfg[_C_CALL_PLY])
     at = ply << 2
     fr = ply << _FRAME_SHIFT
     frame[fr + _F_STATE] = int(frame[fr + _F_STATE]) | _STATE_PASSING
@@ -947,14 +947,13 @@ def _next_poll() -> int:
 
 @micropython.viper
 def _store_entry() -> int:
-    """TranspositionTable's store for _search's node at cfg[_C_ORDER_PLY], whose value is cfg[_C_STORE_VALUE]
+    """TranspositionTable's store for _search's node at cfg[_C_CALL_PLY], whose value is cfg[_C_STORE_VALUE]
     (+ _BIAS): its bounds, kept with the entry's own where the slot holds the same position, and its move.
 
-    A function of its own, as the others _search calls are, to keep _search's machine
-    code small: where the engine swaps the midgame search for the solver (player.engine) in a heap a game
-    has cut up, one block of the solver's former 24 KB was not always found (docs/DEVICE_SPEED.md). Only
-    nodes from _TABLE_EMPTIES on call it, and a call reads its buffers' addresses (solver_buffers):
-    it costs little.
+    A function of its own, as the others _search calls are, to keep _search's machine code small: where
+    the engine swaps the midgame search for the solver (player.engine) in a heap a game has cut up, one
+    block of the solver's former 24 KB was not always found (docs/DEVICE_SPEED.md). Only nodes from
+    _TABLE_EMPTIES on call it, and a call reads its buffers' addresses (solver_buffers): it costs little.
     """
     cfg = ptr32(_ordering[0])
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
@@ -965,7 +964,7 @@ def _store_entry() -> int:
     best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
     depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
     value = int(cfg[_C_STORE_VALUE]) - _BIAS
-    fr = int(cfg[_C_ORDER_PLY]) << _FRAME_SHIFT
+    fr = int(cfg[_C_CALL_PLY]) << _FRAME_SHIFT
     lower = 0 - _INFINITY
     upper = _INFINITY
     if value >= int(frame[fr + _F_BETA]) - _BIAS:
@@ -1856,7 +1855,7 @@ def _search() -> int:
                 if resort:
                     table_move = int(lists[ls])  # tried first, alone
                 elif empties >= _TABLE_EMPTIES:
-                    cfg[_C_ORDER_PLY] = ply
+                    cfg[_C_CALL_PLY] = ply
                     x = uint(int(_probe_entry()))
                     if x:
                         lower = int(x & 0xFF) - 128
@@ -1884,7 +1883,7 @@ def _search() -> int:
                     # fastest-first (_order_moves): every legal move with the opponent's reply count as its
                     # key, after the table's move if it was tried alone
                     state = (state | _STATE_SORTED) & (_STATE_LAZY ^ 255)
-                    cfg[_C_ORDER_PLY] = ply
+                    cfg[_C_CALL_PLY] = ply
                     cfg[_C_ORDER_SKIP] = table_move
                     cfg[_C_ORDER_FROM] = resort
                     count = int(_order_moves())
@@ -1924,7 +1923,7 @@ def _search() -> int:
             # ----- the node at `ply` is done: remember it, hand `value` to the parent
             fr = ply << _FRAME_SHIFT
             if int(frame[fr + _F_STATE]) & _STATE_TABLE:
-                cfg[_C_ORDER_PLY] = ply
+                cfg[_C_CALL_PLY] = ply
                 cfg[_C_STORE_VALUE] = value + _BIAS
                 _store_entry()
             if ply == 0:
@@ -2130,12 +2129,12 @@ def _search() -> int:
             continue
         if state & _STATE_AFTER_PASS:
             # neither side can move: the game is over
-            cfg[_C_ORDER_PLY] = ply
+            cfg[_C_CALL_PLY] = ply
             value = int(_final_score())
             returning = 1
             continue
         # no move: pass, and search the same position for the other side
-        cfg[_C_ORDER_PLY] = ply
+        cfg[_C_CALL_PLY] = ply
         _pass_turn()
         ply += 1
         enter = 1
