@@ -108,10 +108,10 @@ def against_brute_force(cases):
     print("brute force ok", len(cases))
 
 
-# The most nodes past a node limit: the limit is checked as a node is entered, and a node of four empty squares
-# counts up to 57 more within itself: a pass and four children, each of them with a pass and three children,
-# each of those with a pass and two children.
-_IN_NODE_MOST = 58
+# The most nodes past a node limit: the limit is checked as a node is entered, and a node of five empty squares
+# counts up to 291 more within itself (_solve_small): a pass and five children, each of them with a pass and
+# four children, and so on down to two empty squares (a pass and two children): m(2) = 3, m(k) = 1 + k (1 + m(k - 1)).
+_IN_NODE_MOST = 292
 
 
 def limits(player, opponent):
@@ -122,7 +122,7 @@ def limits(player, opponent):
         solver.solve(player, opponent, False, node_limit=500)
         raise AssertionError("the node limit did not stop the solve")
     except SolverStopped:
-        # checked as a node is entered, so the nodes counted within a node of four empty squares lie beyond
+        # checked as a node is entered, so the nodes counted within a node of five empty squares lie beyond
         assert 500 <= solver.nodes <= 500 + _IN_NODE_MOST, solver.nodes
     calls = [0]
 
