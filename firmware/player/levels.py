@@ -47,9 +47,9 @@ STYLE_PATTERN = "pattern"
 SEARCH_OVERHEAD_MS = 150
 DEVICE_SEARCH_NODES_PER_S = 8300
 # - the Pico solves endgames with the viper solver (player/endgame_viper.py):
-#   28,495 to 43,940 nodes per second on 14 empties from play on the emulated
-#   Pico, 35,737 over the set (docs/DEVICE_SPEED.md, tools/device_endgame.py),
-#   and real Picos are up to 9% slower (28,495 / 1.09 = 26,142). A level's
+#   28,891 to 45,602 nodes per second on 14 empties from play on the emulated
+#   Pico, 36,433 over the set (docs/DEVICE_SPEED.md, tools/device_endgame.py),
+#   and real Picos are up to 9% slower (28,891 / 1.09 = 26,506). A level's
 #   solve may take SOLVE_SHARE percent of its time: counted at this rate, its
 #   node budget ends an unfinished solve before that deadline even at the
 #   slowest rate, so a replay plays the device's move (the midgame search
