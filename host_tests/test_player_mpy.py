@@ -407,14 +407,12 @@ while board.empties() > 12:
     board.play(legal[board.empties() % len(legal)]) if legal else board.pass_turn()
 fast_solve = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
 fast_search = think(midgame, 8, node_limit=2000, time_limit_ms=10 ** 8, rng_seed=1)
-room_before = engine._engine[0].no_room
 engine._fast_solver = engine._fast_midgame = no_room
 engine._engine[0] = None  # a new game: the engine imports its fast paths anew
 plain_search = think(midgame, 8, node_limit=2000, time_limit_ms=10 ** 8, rng_seed=1)
 plain_solve = think(board, 8, node_limit=10 ** 7, time_limit_ms=10 ** 8)
 print(plain_solve.exact, plain_solve.score == fast_solve.score)
 print(plain_search.move_name() == fast_search.move_name(), plain_search.nodes == fast_search.nodes > 1000)
-print(room_before, engine._engine[0].no_room)  # the new engine's search, the search again, the solver
 """
 
 
@@ -424,7 +422,7 @@ def test_without_room_for_a_viper_fast_path_the_plain_one_plays():
     import micropython_runner
 
     lines = micropython_runner.run_unix(NO_ROOM_FOR_A_FAST_PATH).split("\n")
-    assert lines[:3] == ["True True", "True True", "0 3"], lines
+    assert lines[:2] == ["True True", "True True"], lines
 
 
 VIPER_PATTERN_SUM = """

@@ -11,9 +11,7 @@ main.py's own code runs, collects garbage every --period-ms of device time and k
 gc.mem_free() it sees; its callback runs between bytecodes, so it samples a search at its root (the
 viper loop below allocates nothing). Prints each new lowest free heap and each new slowest collection
 (us) as the device reports them, then `game_over <plies> plies <result>`, `lowest_free <bytes> at <ms>
-of device time`, `slowest_collect_us <us>` and `fast_path_no_room <count>`: how often the engine found no
-room for a viper fast path's code or the evaluation's buffer, so that the plain code served
-(player.engine.Engine.no_room, read by the same callback).
+of device time` and `slowest_collect_us <us>`.
 """
 
 import argparse
@@ -33,9 +31,8 @@ from ui.store import SETTINGS  # noqa: E402
 BOARD = "pico_breadboard_i2c"
 SAMPLER = """import gc
 import machine
-import sys
 import time
-_worst = [1 << 30, 0, 0]  # the lowest free heap, the slowest collection, the engine's no_room count
+_worst = [1 << 30, 0]  # the lowest free heap, the slowest collection
 
 
 def _sample(timer):
@@ -49,11 +46,6 @@ def _sample(timer):
     if free < _worst[0]:
         _worst[0] = free
         print("heap_lowest_free", free, time.ticks_ms())
-    # the module may be half imported, or let go, where the callback comes
-    engine = getattr(sys.modules.get("player.engine"), "_engine", (None,))[0]
-    if engine is not None and engine.no_room != _worst[2]:
-        _worst[2] = engine.no_room
-        print("heap_no_room", _worst[2], time.ticks_ms())
 
 
 _heap_timer = machine.Timer(period=%d, mode=machine.Timer.PERIODIC, callback=_sample)
@@ -107,10 +99,6 @@ def main():
         free, at = [line for line in lines if line.startswith("heap_lowest_free")][-1].split()[1:3]
         print("lowest_free", free, "at", at, "ms of device time")
         print("slowest_collect_us", [line for line in lines if line.startswith("heap_slowest")][-1].split()[1])
-        no_room = [line.split()[1:3] for line in lines if line.startswith("heap_no_room")]
-        print("fast_path_no_room", no_room[-1][0] if no_room else 0,
-              "(times a viper fast path found no room and the plain code served; last at %s ms)" % no_room[-1][1]
-              if no_room else "(every search and solve had its viper code)")
 
 
 if __name__ == "__main__":

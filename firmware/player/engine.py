@@ -135,9 +135,6 @@ class Engine:
         self.fast_solver = None
         self.book_discs = None  # the most discs of a book position, read from the book when first needed
         self._evaluators = {}
-        # times a viper fast path's code or the evaluation's buffer found no room in the heap, so that the
-        # plain code served (tools/device_ui_heap.py reports it from a game on the emulated Pico)
-        self.no_room = 0
         if self.kernel.name == "viper":
             # The evaluation takes its phase buffer as it is made, here just before the search's code, so
             # that the two lie side by side: let go together, they leave room for the solver's code.
@@ -161,7 +158,6 @@ class Engine:
                 # after a long session found none): the plain search plays the same moves, slower, its
                 # evaluation reading its entries from the file where the buffer found no room.
                 self.searcher.fast = None
-                self.no_room += 1
 
     def solver(self):
         """The viper endgame solver where viper runs (letting the viper midgame search go), else None.
@@ -177,7 +173,6 @@ class Engine:
                 self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
             except MemoryError:  # as above: the plain solver solves, within the same deadline
                 self.fast_solver = None
-                self.no_room += 1
         return self.fast_solver
 
     def root(self, board):
