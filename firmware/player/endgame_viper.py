@@ -2082,18 +2082,6 @@ def _search() -> int:
                 if squares - stable - stable <= int(frame[fr + _F_ALPHA]) - _BIAS:
                     value = squares - stable - stable
                     returning = 1
-            node_odd_l = uint(0)
-            node_odd_h = uint(0)
-            if empties >= 3:
-                parity = int(frame[fr + _F_PARITY])
-                if parity & 1:
-                    node_odd_l = uint(0x0F0F0F0F)
-                if parity & 2:
-                    node_odd_l |= high_quads
-                if parity & 4:
-                    node_odd_h = uint(0x0F0F0F0F)
-                if parity & 8:
-                    node_odd_h |= high_quads
             if returning:
                 pass
             elif not empties:
@@ -2161,6 +2149,18 @@ def _search() -> int:
                         returning = 1
                 else:
                     # parity: the empty squares of odd quadrants first, corners first in each group
+                    node_odd_l = uint(0)
+                    node_odd_h = uint(0)
+                    if empties >= 3:
+                        parity = int(frame[fr + _F_PARITY])
+                        if parity & 1:
+                            node_odd_l = uint(0x0F0F0F0F)
+                        if parity & 2:
+                            node_odd_l |= high_quads
+                        if parity & 4:
+                            node_odd_h = uint(0x0F0F0F0F)
+                        if parity & 8:
+                            node_odd_h |= high_quads
                     group = 0
                     while group < 2:
                         if group == 0:
