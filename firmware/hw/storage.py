@@ -18,7 +18,8 @@ raises OSError.
 import errno
 import os
 
-TMP = ".tmp"
+from othello.compat import const
+_TMP = const(".tmp")
 
 # What the flash's errors mean, in words short enough for the screen. By number: MicroPython's errno
 # numbers are Linux's, and its errno module names only some of them.
@@ -69,7 +70,7 @@ class Storage:
                 if error.args[0] != errno.EEXIST:
                     raise
             for name in self._files.listdir(root):
-                if name.endswith(TMP):
+                if name.endswith(_TMP):
                     self._files.remove(self._path(name, stray=True))
         except OSError as error:
             words = error_words(error)
@@ -78,8 +79,8 @@ class Storage:
             self.problem = "%s is %s" % (root, words) if words.startswith("a ") else "%s: %s" % (root, words)
 
     def _path(self, name, stray=False):
-        if not name or "/" in name or name.startswith(".") or (name.endswith(TMP) and not stray):
-            raise ValueError("%r is not a storage name (no '/', no leading '.', no %s ending)" % (name, TMP))
+        if not name or "/" in name or name.startswith(".") or (name.endswith(_TMP) and not stray):
+            raise ValueError("%r is not a storage name (no '/', no leading '.', no %s ending)" % (name, _TMP))
         return self.root + "/" + name
 
     def open_read(self, name):
@@ -120,13 +121,13 @@ class Storage:
         return True
 
     def names(self):
-        return sorted(name for name in self._files.listdir(self.root) if not name.endswith(TMP))
+        return sorted(name for name in self._files.listdir(self.root) if not name.endswith(_TMP))
 
 
 class _Replacement:
-    """Storage.replace's context: writes path + TMP, renames it over path if the block ended normally.
+    """Storage.replace's context: writes path + _TMP, renames it over path if the block ended normally.
 
-    After an error the unfinished TMP file stays until the next replace or
+    After an error the unfinished _TMP file stays until the next replace or
     start-up removes it: after a power cut nothing more can be done anyway.
     """
 
@@ -136,11 +137,11 @@ class _Replacement:
         self._file = None
 
     def __enter__(self):
-        self._file = self._files.open(self._path + TMP, "wb")
+        self._file = self._files.open(self._path + _TMP, "wb")
         return self._file.__enter__()
 
     def __exit__(self, kind, value, traceback):
         self._file.__exit__(kind, value, traceback)
         if kind is None:
-            self._files.rename(self._path + TMP, self._path)
+            self._files.rename(self._path + _TMP, self._path)
         return False

@@ -1,5 +1,6 @@
 """The rule options of ../shared/RULES.md that change how a game is set up or scored."""
 
+from othello.compat import const
 from othello.notation import square_name
 
 BLACK = 0
@@ -15,7 +16,7 @@ STARTS = (START_OTHELLO, START_PARALLEL, START_EMPTY)
 SIZES = (6, 8, 10)
 
 # Handicap corners are given in this order: a1, h8, h1, a8 (opposite corners first).
-MAX_HANDICAP = 4
+_MAX_HANDICAP = const(4)
 
 
 class Variant:
@@ -46,8 +47,8 @@ class Variant:
             raise ValueError("start must be one of %s, not %r" % (STARTS, start))
         if first not in (BLACK, WHITE) or handicap_to not in (BLACK, WHITE):
             raise ValueError("colours are BLACK (0) or WHITE (1)")
-        if not 0 <= handicap <= MAX_HANDICAP:
-            raise ValueError("handicap is 0 to %d corners, not %r" % (MAX_HANDICAP, handicap))
+        if not 0 <= handicap <= _MAX_HANDICAP:
+            raise ValueError("handicap is 0 to %d corners, not %r" % (_MAX_HANDICAP, handicap))
         if black_hole is not None:
             if not 0 <= black_hole < size * size:
                 raise ValueError("black hole square %r is off the board" % (black_hole,))

@@ -16,7 +16,7 @@ import gc
 import sys
 
 from othello.board import PASS
-from othello.compat import release_module, ticks_add, ticks_diff, ticks_ms
+from othello.compat import const, release_module, ticks_add, ticks_diff, ticks_ms
 from othello.geometry import EMBEDDED_SIZE, Embedding, geometry
 from othello.kernels import make_kernel
 from othello.notation import square_name
@@ -36,6 +36,7 @@ SOLVER_EMPTIES = max(REVIEW_EXACT, max(level.exact for level in LEVELS))  # the 
 # that the two share as they never run at once (2**9 entries, in the locks alone, searched 6% more nodes
 # on 16 empties from play, 2% more on 14: docs/DEVICE_SPEED.md).
 SOLVER_TABLE_BITS = TABLE_BITS
+_SOLVER_MODULE = const("player.endgame_viper")
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
 
 
@@ -168,7 +169,7 @@ class Engine:
             pattern = self._evaluators.get(STYLE_PATTERN)
             if pattern is not None:
                 pattern.release_tables()  # 20 KB on 8x8: with the search's code, room for the solver's
-            _let_go_but(SOLVER_MODULE)
+            _let_go_but(_SOLVER_MODULE)
             try:
                 self.fast_solver = _fast_solver(self.kernel.geometry, self.table)
             except MemoryError:  # as above: the plain solver solves, within the same deadline
@@ -221,10 +222,9 @@ class Engine:
         return found
 
 
-SOLVER_MODULE = "player.endgame_viper"
 # the viper fast paths' modules: the engine keeps one of them in the heap at a time (a game on another
 # board may have left the other midgame search's)
-FAST_MODULES = ("player.search_viper", "player.search_viper6", SOLVER_MODULE)
+FAST_MODULES = ("player.search_viper", "player.search_viper6", _SOLVER_MODULE)
 
 
 def _let_go_but(module):
@@ -394,7 +394,7 @@ def _forced(engine, count):
     return square, -searcher.evaluator.evaluate(kernel, 1) / DISC, False
 
 
-INFINITY_DISCS = 1000  # beyond any disc difference (10x10 has 100 squares)
+_INFINITY_DISCS = const(1000)  # beyond any disc difference (10x10 has 100 squares)
 SOLVED = 1
 OUTCOME = 2
 UNSOLVED = 0
@@ -422,7 +422,7 @@ def _solve_stage(engine, count, limit, plain_limit, deadline, now, should_stop):
 
         searcher.start(plain_limit, deadline, now, should_stop)
         try:
-            score, square = solve_root(searcher, count, -INFINITY_DISCS, INFINITY_DISCS)
+            score, square = solve_root(searcher, count, -_INFINITY_DISCS, _INFINITY_DISCS)
             return SOLVED, score, square, searcher.nodes
         except SearchStopped:
             if searcher.outcome is not None and searcher.outcome >= 0:

@@ -54,7 +54,7 @@ as the evaluator reads them) tells it whether a file has that layout.
 
 Which file serves which board: eval<size>.bin, eval<size>a.bin for
 Anti-Othello (the features are the same, what they are worth is not).
-Without a file, the hand-set DEFAULT_WEIGHTS below serve, without tables.
+Without a file, the hand-set _DEFAULT_WEIGHTS below serve, without tables.
 
 SquareEvaluator is the classic static square table (corners good, X-squares
 bad), used by the weaker levels and the positional baseline player.
@@ -62,6 +62,7 @@ bad), used by the weaker levels and the positional baseline player.
 
 from array import array
 
+from othello.compat import const
 from othello.kernel_tables import FEATURE_COUNT
 
 try:  # the pattern sum in viper where viper runs; CPython and the WASI build keep PatternEvaluator.pattern_sum
@@ -79,12 +80,12 @@ SCALARS = 8  # mobility, opp. mobility, potential, opp. potential, x-squares, di
 MAGIC = b"OTEV"
 VERSION = 4
 HEADER_SIZE = 16
-NO_PHASE = 255  # what the table buffer holds before its first read
+_NO_PHASE = const(255)  # what the table buffer holds before its first read
 
 # Hand-set starting point (1/256 disc per unit of feature), the same for every
 # phase: used when no weight file is present.
-DEFAULT_WEIGHTS = (40, -40, -12, 12, -500, 0, 60, 0)
-DEFAULT_ANTI_WEIGHTS = (40, -40, -12, 12, 300, -64, 60, 0)
+_DEFAULT_WEIGHTS = const((40, -40, -12, 12, -500, 0, 60, 0))
+_DEFAULT_ANTI_WEIGHTS = const((40, -40, -12, 12, 300, -64, 60, 0))
 
 
 def weights_file(size, anti):
@@ -124,14 +125,14 @@ class PatternEvaluator:
         self.table = None  # the current phase's tables; None without a file, or let go (release_tables)
         self.table_bytes = 0  # the size of one phase's tables (0: no tables, the hand-set evaluation)
         self.table_shift = 0  # an entry's byte (minus TABLE_OFFSET) << table_shift is in 1/256 disc
-        self.phase = NO_PHASE
+        self.phase = _NO_PHASE
         self.loads = 0
         if path is None:
             path = _data_dir() + "/" + weights_file(size, anti)
         self.source = self._load(path)
 
     def _load(self, path):
-        """Check the weight file at `path` and read what stays in memory; DEFAULT_WEIGHTS if there is none.
+        """Check the weight file at `path` and read what stays in memory; _DEFAULT_WEIGHTS if there is none.
 
         A file that exists but does not fit this board, or is cut short, raises
         ValueError naming it now, so a bad file never shows up mid-search.
@@ -139,7 +140,7 @@ class PatternEvaluator:
         try:
             stream = open(path, "rb")
         except OSError:
-            self.set_weights(DEFAULT_ANTI_WEIGHTS if self.anti else DEFAULT_WEIGHTS)
+            self.set_weights(_DEFAULT_ANTI_WEIGHTS if self.anti else _DEFAULT_WEIGHTS)
             return "defaults"
         with stream:
             phases, patterns, table_bytes = self._check_header(stream, path)
@@ -212,13 +213,13 @@ class PatternEvaluator:
         """Let the phase buffer go: the endgame solver needs no evaluation, and its code the room (the
         engine calls this before it loads the solver). The next use_phase takes the buffer again."""
         self.table = None
-        self.phase = NO_PHASE
+        self.phase = _NO_PHASE
 
     def take_tables(self):
         """The phase buffer back (MemoryError where the heap has no block for it); a no-op while held."""
         if self.table is None and self.table_bytes:
             self.table = bytearray(self.table_bytes)
-            self.phase = NO_PHASE
+            self.phase = _NO_PHASE
 
     def open_again(self):
         """The weight file open for reading, its header checked again: it may have been replaced since."""
@@ -241,7 +242,7 @@ class PatternEvaluator:
             table = self.table
             with self.open_again() as stream:  # an error here leaves the buffer holding its phase
                 stream.seek(self.tables_at + phase * len(table))
-                self.phase = NO_PHASE  # until the read has filled the buffer
+                self.phase = _NO_PHASE  # until the read has filled the buffer
                 if stream.readinto(table) != len(table):
                     raise ValueError("%s is truncated" % self.source)
             self.loads += 1

@@ -33,7 +33,7 @@ break ties (and order the moves alone near the leaves).
 
 from array import array
 
-from othello.compat import ticks_diff, ticks_ms
+from othello.compat import const, ticks_diff, ticks_ms
 from player.evaluation import DISC
 
 INFINITY = 32000  # above any score in either unit; fits the table's 16-bit scores
@@ -41,7 +41,7 @@ NO_MOVE = 255
 CHECK_EVERY = 64  # nodes between looks at the clock, the node limit and should_stop
 # ... on a board bigger than 8x8, whose every mask is a multi-word big integer (even where viper runs):
 # 64 of its nodes took 1.2 s on the Pico (52 a second, 10x10) and 0.1 s on the host's unix port
-BIG_BOARD_CHECK_EVERY = 1
+_BIG_BOARD_CHECK_EVERY = const(1)
 # Under a deadline, a slice of nodes between two looks that takes longer than this halves the slice, one
 # that takes under a quarter of it doubles it back (up to the interval above): this search on the Pico
 # runs 700-1,000 nodes/s, so 64 nodes took 65-90 ms, more than a level may overrun its time (50 ms).
@@ -50,14 +50,14 @@ NO_LIMIT = 1 << 29
 
 TABLE_DEPTH = 2  # the midgame search uses the table with at least this depth left
 ORDER_DEPTH = 3  # ... and orders moves by the opponent's mobility with this depth left
-SOLVE_TABLE_EMPTIES = 7  # the solver uses the table with at least this many empties
-SOLVE_ORDER_EMPTIES = 6  # ... and orders moves by the opponent's mobility from here
+_SOLVE_TABLE_EMPTIES = const(7)  # the solver uses the table with at least this many empties
+_SOLVE_ORDER_EMPTIES = const(6)  # ... and orders moves by the opponent's mobility from here
 
-BOUND_LOWER = 1
-BOUND_UPPER = 2
-BOUND_EXACT = 3
+_BOUND_LOWER = const(1)
+_BOUND_UPPER = const(2)
+_BOUND_EXACT = const(3)
 KIND_SOLVE = 4  # the entry holds a solver score (discs), not a midgame one
-GENERATION_STEP = 8  # the bits above the kind tell which search wrote the entry
+_GENERATION_STEP = const(8)  # the bits above the kind tell which search wrote the entry
 GENERATION_MASK = 0xF8
 
 
@@ -68,10 +68,10 @@ class SearchStopped(Exception):
 def bound_of(score, alpha, beta):
     """What a fail-soft score searched in the window (alpha, beta) tells: a lower bound, the exact value or an upper bound."""
     if score >= beta:
-        return BOUND_LOWER
+        return _BOUND_LOWER
     if score > alpha:
-        return BOUND_EXACT
-    return BOUND_UPPER
+        return _BOUND_EXACT
+    return _BOUND_UPPER
 
 
 class TranspositionTable:
@@ -93,17 +93,17 @@ class TranspositionTable:
         self.scores = array("h", bytes(2 * size))
         self.moves = bytearray(size)
         self.depths = bytearray(size)
-        self.flags = bytearray(size)  # bound | kind | generation * GENERATION_STEP; 0 = empty
-        self.generation = GENERATION_STEP
+        self.flags = bytearray(size)  # bound | kind | generation * _GENERATION_STEP; 0 = empty
+        self.generation = _GENERATION_STEP
         self.searches = 0  # searches started: tells a solver that shares `locks` (player.engine) to clear
 
     def new_search(self):
         """Start a generation; every 31 searches the table is wiped so that no old generation comes back."""
         self.searches += 1
-        self.generation += GENERATION_STEP
+        self.generation += _GENERATION_STEP
         if self.generation > 255:
             self.clear()
-            self.generation = GENERATION_STEP
+            self.generation = _GENERATION_STEP
 
     def clear(self):
         for i in range(len(self.flags)):
@@ -216,7 +216,7 @@ class Searcher:
 
     def _check_interval(self):
         """The most nodes between two looks at the limits."""
-        return CHECK_EVERY if self.kernel.geometry.size <= 8 else BIG_BOARD_CHECK_EVERY
+        return CHECK_EVERY if self.kernel.geometry.size <= 8 else _BIG_BOARD_CHECK_EVERY
 
     # ----- the root ---------------------------------------------------------
 
@@ -362,9 +362,9 @@ class Searcher:
                 table_move = table.moves[slot]
                 if not flags & KIND_SOLVE and table.depths[slot] >= depth:
                     score = table.scores[slot]
-                    bound = flags & BOUND_EXACT
-                    if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (
-                            bound == BOUND_UPPER and score <= alpha):
+                    bound = flags & _BOUND_EXACT
+                    if bound == _BOUND_EXACT or (bound == _BOUND_LOWER and score >= beta) or (
+                            bound == _BOUND_UPPER and score <= alpha):
                         return score
         count = k.generate(ply)
         if count == 0:
@@ -444,7 +444,7 @@ class Searcher:
         k = self.kernel
         table = self.table
         table_move = NO_MOVE
-        if empties >= SOLVE_TABLE_EMPTIES:
+        if empties >= _SOLVE_TABLE_EMPTIES:
             slot = k.hash(ply) >> table.shift
             lock = k.lock(ply)
             flags = table.flags[slot]
@@ -452,9 +452,9 @@ class Searcher:
                 table_move = table.moves[slot]
                 if flags & KIND_SOLVE:
                     score = table.scores[slot]
-                    bound = flags & BOUND_EXACT
-                    if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (
-                            bound == BOUND_UPPER and score <= alpha):
+                    bound = flags & _BOUND_EXACT
+                    if bound == _BOUND_EXACT or (bound == _BOUND_LOWER and score >= beta) or (
+                            bound == _BOUND_UPPER and score <= alpha):
                         return score
         count = k.generate(ply)
         if count == 0:
@@ -467,7 +467,7 @@ class Searcher:
         if empties == 1:
             k.play(ply, moves[base])
             return -self.final_score(ply + 1)
-        if count > 1 and empties >= SOLVE_ORDER_EMPTIES:
+        if count > 1 and empties >= _SOLVE_ORDER_EMPTIES:
             self._order(ply, base, count, table_move, True)
         start_alpha = alpha
         best = -INFINITY
@@ -488,6 +488,6 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         break
-        if empties >= SOLVE_TABLE_EMPTIES:
+        if empties >= _SOLVE_TABLE_EMPTIES:
             table.store(slot, lock, empties, best, best_move, bound_of(best, start_alpha, beta), KIND_SOLVE)
         return best

@@ -16,7 +16,7 @@ imports the screens and never the other way round.
 import gc
 import sys
 
-from othello.compat import release_module
+from othello.compat import const, release_module
 from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
 from ui.places import ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
@@ -26,13 +26,13 @@ from ui.store import GAME, SETTINGS, Store
 
 # The modules the app keeps: its own, and the menu widget that the menus and the game screen share. Every
 # other ui module is a screen's, let go when the app moves between the menus and the game (App.arrive).
-APP_MODULES = ("ui.app", "ui.places", "ui.screen", "ui.menu", "ui.gfx", "ui.keys", "ui.settings", "ui.font",
-               "ui.session", "ui.sounds", "ui.store")
+_APP_MODULES = const(("ui.app", "ui.places", "ui.screen", "ui.menu", "ui.gfx", "ui.keys", "ui.settings", "ui.font",
+               "ui.session", "ui.sounds", "ui.store"))
 
-FRAME_MS = 20  # main loop period: buttons are polled 50 times a second
-SEARCH_POLL_MS = 15  # while the computer searches (a move, a review), the buttons are read at least this often
-NOTICE_MS = 2500
-DIM_CONTRAST = 0
+_FRAME_MS = const(20)  # main loop period: buttons are polled 50 times a second
+_SEARCH_POLL_MS = const(15)  # while the computer searches (a move, a review), the buttons are read at least this often
+_NOTICE_MS = const(2500)
+_DIM_CONTRAST = const(0)
 
 
 class App:
@@ -123,12 +123,12 @@ class App:
             self.dirty = True
         if self.dirty:
             self.redraw()
-        self.device.sleep_ms(FRAME_MS)
+        self.device.sleep_ms(_FRAME_MS)
 
     def serviced_since(self, last, now):
-        """For a screen's should_stop during a search: service the device if SEARCH_POLL_MS have passed
+        """For a screen's should_stop during a search: service the device if _SEARCH_POLL_MS have passed
         since `last` (the screen's previous service) and say whether it did."""
-        if self.ticks_diff(now, last) < SEARCH_POLL_MS:
+        if self.ticks_diff(now, last) < _SEARCH_POLL_MS:
             return False
         self.service(now)
         return True
@@ -227,7 +227,7 @@ class App:
         # Every screen's module goes, the next one's too: one still loaded may hold functions of another
         # (a helper module), which would break if that one's namespace were emptied under it.
         for name in list(sys.modules):
-            if (name.startswith("ui.") and name not in APP_MODULES) or name in SCREEN_HELPERS:
+            if (name.startswith("ui.") and name not in _APP_MODULES) or name in SCREEN_HELPERS:
                 release_module(name)
         gc.collect()  # before the next screen's code comes in, so it can take the last one's place
         self.open_only(self.make(place, *arguments))
@@ -247,7 +247,7 @@ class App:
     def notify(self, text):
         """A short message in a box over the screen; any key or a few seconds close it."""
         self.notice = wrap(text, 20)[:4]
-        self.notice_until = self.ticks_add(self.device.ticks_ms(), NOTICE_MS)
+        self.notice_until = self.ticks_add(self.device.ticks_ms(), _NOTICE_MS)
         self.dirty = True
 
     # ----- settings, saving --------------------------------------------------------
@@ -283,7 +283,7 @@ class App:
         idle = self.ticks_diff(now, self.last_input)
         if not self.dimmed and idle >= idle_s * 1000:
             self.dimmed = True
-            self.display.contrast(DIM_CONTRAST)
+            self.display.contrast(_DIM_CONTRAST)
         if self.dimmed and not self.blank and idle >= (idle_s + settings_module.IDLE_BLANK_AFTER_DIM_S) * 1000:
             self.blank = True
             self.display.power(False)

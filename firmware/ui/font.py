@@ -10,6 +10,8 @@ pictures are reviewed as text in host_tests/test_ui_font.py, which checks
 these bytes against them.
 """
 
+from othello.compat import const
+
 ADVANCE = 6  # pixels from one character to the next
 HEIGHT = 8
 
@@ -19,7 +21,7 @@ POINTER = "\x03"
 ARROW_UP = "\x04"
 ARROW_DOWN = "\x05"
 
-_SYMBOLS = 5
+_SYMBOLS = const(5)
 _UNKNOWN = (ord("?") - 32) * 5
 GLYPHS = (
     b"\x00\x00\x00\x00\x00\x00\x00\x5f\x00\x00\x00\x03\x00\x03\x00\x14\x7f\x14\x7f\x14\x24\x2a\x7f\x2a\x12"
@@ -92,13 +94,19 @@ def _glyph_buffer():
 
 
 def draw_text(fb, x, y, text, colour=1, scale=1):
-    """Draw `text` with its top-left corner at (x, y); returns the x after it."""
+    """Draw `text` with its top-left corner at (x, y); returns the x after it.
+
+    It reads the text's bytes, not its characters: on MicroPython each character taken from a str is
+    interned, and every name interned stays in the heap for good (docs/DEVICE_SPEED.md, Memory).
+    """
     if scale == 1 and hasattr(fb, "blit"):
         # A frame buffer gets one blit a character: three times quicker on the Pico than a line for each
         # run of bits (a menu's text in 40 ms, not 120), the same pixels.
         columns, glyph, dark = _glyph_buffer()
-        for char in text:
-            start = _offset(ord(char))
+        for code in text.encode():
+            if 0x80 <= code < 0xC0:
+                continue  # a non-ASCII character's later bytes: its first drew the one unknown glyph
+            start = _offset(code)
             for index in range(5):
                 columns[index] = GLYPHS[start + index]
             if colour:
@@ -107,9 +115,10 @@ def draw_text(fb, x, y, text, colour=1, scale=1):
                 fb.blit(glyph, x, y, 1, dark)
             x += ADVANCE
         return x
-    for char in text:
-        draw_columns(fb, GLYPHS, _offset(ord(char)), 5, x, y, colour, scale)
-        x += ADVANCE * scale
+    for code in text.encode():
+        if not 0x80 <= code < 0xC0:
+            draw_columns(fb, GLYPHS, _offset(code), 5, x, y, colour, scale)
+            x += ADVANCE * scale
     return x
 
 

@@ -8,10 +8,11 @@ white, as on the board it stands for). The cursor inverts its square and
 blinks (Blink), so the disc under it is also seen as it is.
 """
 
+from othello.compat import const
 from ui.font import ADVANCE, draw_columns, draw_text, text_width, wrap
 
 SCREEN_W = 128
-SCREEN_H = 64
+_SCREEN_H = const(64)
 ROW = 9  # menu and dialog line pitch: 8 pixels of text and one of air
 
 
@@ -33,8 +34,8 @@ SPRITES = {
 }
 WHITE_SPRITE, BLACK_SPRITE, NARROW_SPRITE, EDGE_SPRITE = 0, 1, 2, 3
 
-CHUNK_BITS = 30  # a Pico small integer holds 30 bits and a sign
-CHUNK_MASK = (1 << CHUNK_BITS) - 1
+_CHUNK_BITS = const(30)  # a Pico small integer holds 30 bits and a sign
+_CHUNK_MASK = const((1 << _CHUNK_BITS) - 1)
 
 # Board side -> (square pitch in pixels, disc diameter, grid drawn as lines (else dots), left, top)
 LAYOUTS = {
@@ -66,7 +67,7 @@ def dialog(fb, lines):
     width = min(SCREEN_W, columns * ADVANCE + 7)
     height = len(lines) * ROW + 5
     left = (SCREEN_W - width) // 2
-    top = (SCREEN_H - height) // 2
+    top = (_SCREEN_H - height) // 2
     fb.fill_rect(left, top, width, height, 0)
     fb.rect(left + 1, top + 1, width - 2, height - 2, 1)
     y = top + 3
@@ -117,15 +118,15 @@ class BoardView:
         middle = inner // 2
         x, y = self.left - pitch, self.top  # the top-left pixel of each square's inside, walked along
         for square in range(n * n):
-            place = square % CHUNK_BITS
+            place = square % _CHUNK_BITS
             if not place:
                 # the masks have up to 100 bits: big integers on the Pico, which allocate at every
                 # operation; a chunk of them is a small integer, tested for nothing
-                black = board.discs[0] >> square & CHUNK_MASK
-                white = board.discs[1] >> square & CHUNK_MASK
-                hole = board.geometry.blocked >> square & CHUNK_MASK
-                marked = legal >> square & CHUNK_MASK
-                turning = flipping >> square & CHUNK_MASK
+                black = board.discs[0] >> square & _CHUNK_MASK
+                white = board.discs[1] >> square & _CHUNK_MASK
+                hole = board.geometry.blocked >> square & _CHUNK_MASK
+                marked = legal >> square & _CHUNK_MASK
+                turning = flipping >> square & _CHUNK_MASK
             bit = 1 << place
             x += pitch
             if square % n == 0 and square:
@@ -198,7 +199,7 @@ def message(fb, title, text, footer=None):
         draw_text(fb, 0, y, line)
         y += ROW
     if footer is not None:
-        bar(fb, SCREEN_H - ROW, footer)
+        bar(fb, _SCREEN_H - ROW, footer)
 
 
 def message_screen(display, title, text, footer=None):

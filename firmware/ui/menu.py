@@ -4,12 +4,13 @@ UP/DOWN or NEXT/PREV choose a line; LEFT/RIGHT change its value; OK runs
 its action, or steps the value when it has no action; BACK closes the menu.
 """
 
+from othello.compat import const
 from ui import gfx, keys
 from ui.font import ARROW_DOWN, ARROW_UP, draw_text, text_width
 from ui.places import TITLE
 from ui.screen import Screen
 
-VISIBLE = 6
+_VISIBLE = const(6)
 
 
 class Item:
@@ -41,8 +42,8 @@ class Menu(Screen):
         self.index = index % len(self.items)
         if self.index < self.scroll:
             self.scroll = self.index
-        elif self.index >= self.scroll + VISIBLE:
-            self.scroll = self.index - VISIBLE + 1
+        elif self.index >= self.scroll + _VISIBLE:
+            self.scroll = self.index - _VISIBLE + 1
         self.app.dirty = True
 
     def handle(self, action):
@@ -77,10 +78,10 @@ class Menu(Screen):
         gfx.bar(fb, 0, self.title)
         if self.scroll > 0:
             draw_text(fb, gfx.SCREEN_W - 13, 1, ARROW_UP, 0)
-        if self.scroll + VISIBLE < len(self.items):
+        if self.scroll + _VISIBLE < len(self.items):
             draw_text(fb, gfx.SCREEN_W - 7, 1, ARROW_DOWN, 0)
         y = gfx.ROW
-        for index in range(self.scroll, min(len(self.items), self.scroll + VISIBLE)):
+        for index in range(self.scroll, min(len(self.items), self.scroll + _VISIBLE)):
             item = self.items[index]
             ink = 1
             if index == self.index:
@@ -107,6 +108,6 @@ class TextScreen(Screen):
     def draw(self, fb):
         gfx.bar(fb, 0, self.title)
         y = gfx.ROW + 1
-        for line in self.lines[:VISIBLE]:
+        for line in self.lines[:_VISIBLE]:
             draw_text(fb, 2, y, line)
             y += gfx.ROW

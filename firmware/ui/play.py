@@ -16,7 +16,7 @@ device alive: it reads the buttons (A or a direction hurries the computer,
 B cancels into the game menu), turns the indicator and runs the buzzer.
 """
 
-from othello.compat import collect_every, popcount
+from othello.compat import collect_every, const, popcount
 from othello.match import MATCH_RACE, MATCH_SINGLE
 from othello.notation import square_name
 from othello.scoring import END_TIME
@@ -29,16 +29,16 @@ from ui.places import REPLAY, REVIEW, SETTINGS, SETUP
 from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO
 
-FLIP_FRAME_MS = 60
-FLIP_PHASES = (2, 1, 2)  # the turning disc: narrow, edge-on, narrow (BoardView.draw phases); then its new colour
+_FLIP_FRAME_MS = const(60)
+_FLIP_PHASES = const((2, 1, 2))  # the turning disc: narrow, edge-on, narrow (BoardView.draw phases); then its new colour
 # the thinking indicator's frames: a small disc turning over, white to black and back
 SPIN_FRAMES = (gfx.WHITE_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE,
                gfx.BLACK_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE)
-SPIN_MS = 200  # the thinking indicator's step: each one sends a frame to the display (~25 ms on I2C)
-INDICATOR_Y = 6 * 9  # the panel row of the thinking indicator
-DEMO_MOVE_MS = 800  # the demo's pace, so a watcher can follow
-COMPUTER_PASS_MS = 1500  # how long a computer's pass stays announced
-HINT_MS = 2000
+_SPIN_MS = const(200)  # the thinking indicator's step: each one sends a frame to the display (~25 ms on I2C)
+_INDICATOR_Y = const(6 * 9)  # the panel row of the thinking indicator
+_DEMO_MOVE_MS = const(800)  # the demo's pace, so a watcher can follow
+_COMPUTER_PASS_MS = const(1500)  # how long a computer's pass stays announced
+_HINT_MS = const(2000)
 COLOURS = ("Black", "White")
 
 PLAYING, PASSING, OVER = 0, 1, 2
@@ -105,8 +105,8 @@ class GameScreen(Screen):
         session = self.session
         game = session.game
         if self.flipping:
-            frame = app.ticks_diff(now, self.anim_since) // FLIP_FRAME_MS
-            if frame >= len(FLIP_PHASES):
+            frame = app.ticks_diff(now, self.anim_since) // _FLIP_FRAME_MS
+            if frame >= len(_FLIP_PHASES):
                 self.flipping = 0
                 self.last_move_at = now
             if frame != self.anim_frame:
@@ -127,7 +127,7 @@ class GameScreen(Screen):
             self.game_over()
             return
         if self.state == PASSING:
-            if session.level_of(game.turn) is not None and app.ticks_diff(now, self.pass_since) >= COMPUTER_PASS_MS:
+            if session.level_of(game.turn) is not None and app.ticks_diff(now, self.pass_since) >= _COMPUTER_PASS_MS:
                 self.do_pass()
             return
         if self.must_pass:
@@ -143,7 +143,7 @@ class GameScreen(Screen):
             if self.blink.update(now):
                 app.dirty = True
             return
-        if session.mode == MODE_DEMO and (app.blank or app.ticks_diff(now, self.last_move_at) < DEMO_MOVE_MS):
+        if session.mode == MODE_DEMO and (app.blank or app.ticks_diff(now, self.last_move_at) < _DEMO_MOVE_MS):
             return  # the demo keeps its pace, and rests while the screen is off
         self.computer_move(level)
 
@@ -183,7 +183,7 @@ class GameScreen(Screen):
                     self.cancel = True
                 else:
                     self.hurry = True
-            if app.ticks_diff(now, self.spin_at) >= SPIN_MS:
+            if app.ticks_diff(now, self.spin_at) >= _SPIN_MS:
                 self.spin_at = now
                 self.spin += 1
                 clock = self.session.game.clock
@@ -347,7 +347,7 @@ class GameScreen(Screen):
         board = self.session.game.board.copy()
         player = self.app.player
         decision = self.search(
-            lambda stop, now: player.hint(board, should_stop=stop, now=now, time_limit_ms=HINT_MS), "Hint..."
+            lambda stop, now: player.hint(board, should_stop=stop, now=now, time_limit_ms=_HINT_MS), "Hint..."
         )
         if decision is not None and board.is_legal(decision.square):
             self.cursor = decision.square
@@ -380,7 +380,7 @@ class GameScreen(Screen):
         legal = self.legal if human and app.settings["legal"] else 0
         cursor = self.cursor if human and self.blink.shown else -1
         last = game.last_move() if app.settings["last"] else None
-        phase = FLIP_PHASES[min(self.anim_frame, len(FLIP_PHASES) - 1)] if self.flipping else 0
+        phase = _FLIP_PHASES[min(self.anim_frame, len(_FLIP_PHASES) - 1)] if self.flipping else 0
         self.view.draw(
             fb, board, cursor, legal, -1 if last is None else last.square, self.flipping, phase
         )
@@ -423,9 +423,9 @@ class GameScreen(Screen):
         """A small disc turning over as it travels along the panel's bottom row."""
         x = self.panel_x
         width = gfx.SCREEN_W - x
-        fb.fill_rect(x, INDICATOR_Y, width, gfx.ROW, 0)
+        fb.fill_rect(x, _INDICATOR_Y, width, gfx.ROW, 0)
         picture = gfx.SPRITES[5][SPIN_FRAMES[self.spin % len(SPIN_FRAMES)]]
-        gfx.draw_sprite(fb, picture, x + self.spin % (width // ADVANCE) * ADVANCE, INDICATOR_Y + 2, 1)
+        gfx.draw_sprite(fb, picture, x + self.spin % (width // ADVANCE) * ADVANCE, _INDICATOR_Y + 2, 1)
 
     def players_line(self):
         session = self.session

@@ -16,6 +16,7 @@ Main menu (docs/UI.md shows each screen):
     About               version, keys
 """
 
+from othello.compat import const
 from othello.match import MATCH_GAMES, MATCH_RACE
 from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
@@ -29,13 +30,13 @@ from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, rules_from_settings, 
 from ui.sounds import CLICK
 from ui.store import RECORDS
 
-TITLE_MS = 800  # from the title's first picture: the game is ready about then (docs/DEVICE_SPEED.md, Boot)
+_TITLE_MS = const(800)  # from the title's first picture: the game is ready about then (docs/DEVICE_SPEED.md, Boot)
 COLOURS = ("Black", "White")
 START_NAMES = {START_OTHELLO: "Othello", START_PARALLEL: "Parallel", START_EMPTY: "Reversi"}
 
 
 class TitleScreen(Screen):
-    """The title, shown since main.py first drew it (app.title_since): TITLE_MS, or until any key."""
+    """The title, shown since main.py first drew it (app.title_since): _TITLE_MS, or until any key."""
 
     def enter(self):
         self.since = self.app.title_since
@@ -44,7 +45,7 @@ class TitleScreen(Screen):
         self.app.replace(self.app.make(MAIN_MENU))
 
     def tick(self, now):
-        if self.app.ticks_diff(now, self.since) >= TITLE_MS:
+        if self.app.ticks_diff(now, self.since) >= _TITLE_MS:
             self.app.replace(self.app.make(MAIN_MENU))
 
     def draw(self, fb):

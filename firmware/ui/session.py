@@ -9,6 +9,7 @@ returns to the human's previous move, and forced passes are skipped over,
 so the player is never left facing a pass notice they already answered.
 """
 
+from othello.compat import const
 from othello.board import PASS
 from othello.game import Game
 from othello.match import MATCH_GAMES, MATCH_RACE, Match
@@ -19,8 +20,8 @@ MODE_COMPUTER = "cpu"
 MODE_TWO = "two"
 MODE_DEMO = "demo"
 MODES = (MODE_COMPUTER, MODE_TWO, MODE_DEMO)
-VARIANT_KEYS = ("size", "start", "first", "anti", "handicap", "handicap_to", "black_hole")
-RULE_KEYS = VARIANT_KEYS + ("random_hole", "clock", "position")
+_VARIANT_KEYS = const(("size", "start", "first", "anti", "handicap", "handicap_to", "black_hole"))
+RULE_KEYS = _VARIANT_KEYS + ("random_hole", "clock", "position")
 
 
 class Rng:
@@ -73,7 +74,7 @@ def rules_from_settings(settings, start=None, variant=None):
 def variant_for(rules, rng):
     """The Variant of the next game: the rules, with a fresh random black hole if they ask for one."""
     fields = {}
-    for key in VARIANT_KEYS:
+    for key in _VARIANT_KEYS:
         fields[key] = rules[key]
     if not rules["random_hole"]:
         return Variant(**fields)

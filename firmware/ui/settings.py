@@ -5,6 +5,7 @@ of allowed values (the first is the default) except the levels, whose range
 comes from the computer player.
 """
 
+from othello.compat import const
 from othello.match import MATCH_GAMES, MATCH_RACE, MATCH_SINGLE
 from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL, WHITE
 
@@ -33,7 +34,7 @@ CHOICES = {
     "race": (100, 32, 50, 64, 150, 200),
     "colour": (BLACK, WHITE),  # the human's colour against the computer
 }
-LEVEL_KEYS = ("level", "demo_black", "demo_white")
+_LEVEL_KEYS = const(("level", "demo_black", "demo_white"))
 LEVEL_DEFAULTS = {"level": 2, "demo_black": 1, "demo_white": 3}
 
 
@@ -41,7 +42,7 @@ def defaults(level_count):
     settings = {}
     for key in CHOICES:
         settings[key] = CHOICES[key][0]
-    for key in LEVEL_KEYS:
+    for key in _LEVEL_KEYS:
         settings[key] = min(LEVEL_DEFAULTS[key], level_count)
     return settings
 
@@ -61,7 +62,7 @@ def repair(data, level_count):
             bad += 1
             continue
         value = data[key]
-        if key in LEVEL_KEYS:
+        if key in _LEVEL_KEYS:
             ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= level_count
         else:
             # True == 1 in Python, so booleans and numbers must match in type as well
@@ -78,7 +79,7 @@ def repair(data, level_count):
 
 def cycle(settings, key, step, level_count=None):
     """Move a setting to the next (step 1) or previous (step -1) allowed value."""
-    if key in LEVEL_KEYS:
+    if key in _LEVEL_KEYS:
         settings[key] = (settings[key] - 1 + step) % level_count + 1
         return
     allowed = sorted_choices(key)

@@ -1,5 +1,7 @@
 """The buzzer's sound effects: (frequency Hz, milliseconds) steps, 0 Hz a rest."""
 
+from othello.compat import const
+
 PLACE = ((1568, 25),)
 FLIP_TICK = ((2637, 8), (0, 22))
 ILLEGAL = ((196, 90), (0, 30), (147, 140))
@@ -10,7 +12,7 @@ DRAW = ((523, 120), (0, 60), (523, 120))
 HINT = ((1319, 40), (1760, 60))
 CLICK = ((1175, 12),)
 
-_MAX_TICKS = 12  # flips beyond this make no further ticks: a long rattle is noise
+_MAX_TICKS = const(12)  # flips beyond this make no further ticks: a long rattle is noise
 
 
 class Sounds:
