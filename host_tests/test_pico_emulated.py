@@ -39,6 +39,12 @@ ENDGAME_TWINS = REFERENCE_IMAGES.parent / "mpy" / "fastpath_endgame.py"
 SIM = REFERENCE_IMAGES.parent.parent / "tools" / "sim"
 TOUR = REFERENCE_IMAGES.parent.parent / "docs" / "screens" / "tour.sim"
 NOTE = NOTE_TEXT.encode()
+# MicroPython's first six pools of interned names hold 1,260; the 1,261st makes a seventh of 7,712 bytes
+# for the rest of the session. A whole level 8 game through the UI interns 47 names more than the game
+# of test_a_move_against_the_computer_is_answered_and_the_game_survives_a_reset (1,232 against 1,185 on
+# 2026-11-27: tools/device_ui_heap.py's count less its sampler's 7), which may so intern 1,213 at most.
+NAME_POOLS_END = 1260
+WHOLE_GAME_MORE_NAMES = 47
 
 
 def simulator_screen(flash=None, wait_ms=6000):
@@ -116,6 +122,13 @@ def test_a_move_against_the_computer_is_answered_and_the_game_survives_a_reset(p
         a + "  " + b for a, b in zip(panel, side_panel(pico.screen_text())))
     assert saved(pico, "game.json")["game"]["moves"] == moves
     assert "Traceback" not in pico.console
+    # The names the session interned stay for good: they must leave room for the rest of a whole game's.
+    pico.enter_raw_repl(soft_reset=False)
+    info = pico.run_script("import micropython\nmicropython.qstr_info()\n")
+    names = int(info.split("n_qstr=")[1].split(",")[0])
+    assert names <= NAME_POOLS_END - WHOLE_GAME_MORE_NAMES, (
+        "%d names interned: a whole level 8 game would pass the sixth pool's end and cost 7,712 bytes "
+        "(docs/DEVICE_SPEED.md, Fewer interned names): %s" % (names, info))
 
 
 def test_a_corrupt_save_file_gives_the_short_message_and_defaults(main_menu, tmp_path):
