@@ -30,7 +30,7 @@ def compiled_firmware(tmp_path_factory):
 
     `make flash` compiles the firmware for the Pico, so the device's heap never
     holds the compiler's working memory: memory measurements run this build.
-    Its modules are named as on the board ("ui/play.py"), as their names take heap too.
+    Its modules are named as on the board ("/lib/ui/play.mpy"), as their names take heap too.
     """
     import wasi_memory
 

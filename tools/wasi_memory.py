@@ -39,6 +39,7 @@ import tempfile
 from pathlib import Path
 
 import micropython_runner
+from deploy import device_path
 
 REPO = micropython_runner.REPO
 MPY_SCRIPTS = REPO / "host_tests" / "mpy"
@@ -107,7 +108,7 @@ def compile_firmware(out, firmware=micropython_runner.FIRMWARE, march=None):
         if source.suffix != ".py" or source.name == "main.py":
             shutil.copy(source, target)
             continue
-        name = source.relative_to(firmware).as_posix()
+        name = device_path(source.relative_to(firmware))  # the source name `make flash` gives it
         done = subprocess.run([str(mpy_cross), *arch, "-s", name, "-o", str(target.with_suffix(".mpy")), str(source)],
                               capture_output=True, text=True)
         if done.returncode == 0:

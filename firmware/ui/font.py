@@ -93,19 +93,23 @@ def _glyph_buffer():
     return _GLYPH
 
 
-def draw_text(fb, x, y, text, colour=1, scale=1):
-    """Draw `text` with its top-left corner at (x, y); returns the x after it.
+def _codes(text):
+    """A code for each character of `text`: ASCII as it is, any other character its UTF-8 lead byte (an
+    unknown glyph). Read from the text's bytes, not its characters: on MicroPython each character taken
+    from a str is interned, and every name interned stays in the heap for good (docs/DEVICE_SPEED.md,
+    Memory)."""
+    for code in text.encode():
+        if not 0x80 <= code < 0xC0:  # not a later byte of a character
+            yield code
 
-    It reads the text's bytes, not its characters: on MicroPython each character taken from a str is
-    interned, and every name interned stays in the heap for good (docs/DEVICE_SPEED.md, Memory).
-    """
+
+def draw_text(fb, x, y, text, colour=1, scale=1):
+    """Draw `text` with its top-left corner at (x, y); returns the x after it."""
     if scale == 1 and hasattr(fb, "blit"):
         # A frame buffer gets one blit a character: three times quicker on the Pico than a line for each
         # run of bits (a menu's text in 40 ms, not 120), the same pixels.
         columns, glyph, dark = _glyph_buffer()
-        for code in text.encode():
-            if 0x80 <= code < 0xC0:
-                continue  # a non-ASCII character's later bytes: its first drew the one unknown glyph
+        for code in _codes(text):
             start = _offset(code)
             for index in range(5):
                 columns[index] = GLYPHS[start + index]
@@ -115,10 +119,9 @@ def draw_text(fb, x, y, text, colour=1, scale=1):
                 fb.blit(glyph, x, y, 1, dark)
             x += ADVANCE
         return x
-    for code in text.encode():
-        if not 0x80 <= code < 0xC0:
-            draw_columns(fb, GLYPHS, _offset(code), 5, x, y, colour, scale)
-            x += ADVANCE * scale
+    for code in _codes(text):
+        draw_columns(fb, GLYPHS, _offset(code), 5, x, y, colour, scale)
+        x += ADVANCE * scale
     return x
 
 
