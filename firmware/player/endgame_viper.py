@@ -357,11 +357,9 @@ class ViperSolver:
         self._should_stop = should_stop or _never
         try:
             _solving[0] = self
-            _ordering[0] = self._cfg
             score = _search() - _BIAS
         finally:
             _solving[0] = None
-            _ordering[0] = None
             self._should_stop = _never  # the solver is kept from move to move, the caller's callback is not
         self.nodes = cfg[_C_NODES]
         if cfg[_C_STOPPED]:
@@ -391,7 +389,7 @@ class _Table:
 
 
 @micropython.viper
-def _order_moves() -> int:
+def _order_moves(xl: uint) -> int:
     """The fastest-first list of _search's node at cfg[_C_CALL_PLY]: every legal move but the table's,
     cfg[_C_ORDER_SKIP], from list entry cfg[_C_ORDER_FROM] on, each with its key; returns the list's
     length, or _ORDER_CUT + the node's value + _BIAS where an enhanced transposition cut-off ends the node
@@ -400,12 +398,13 @@ def _order_moves() -> int:
     A function of its own, not part of _search, so that the solver's machine code is two blocks of the
     heap, not one of 31 KB, which a Pico's heap that a game had cut up often could not find
     (docs/DEVICE_SPEED.md). A call costs a few microseconds; the node it serves flips, probes and counts
-    replies for each of its moves. Its first three locals are its hottest, as in _search.
+    replies for each of its moves.
+    xl: cfg's address (solver_buffers). On the M0+ viper keeps a function's first two locals in registers,
+    the argument first, so the argument's register then serves as the flip walk's run and, with xh, as the
+    replies' move generator's (its loops' words): that made the solver 6% faster (docs/DEVICE_SPEED.md).
     """
-    xl = uint(0)
     xh = uint(0)
-    ol = uint(0)
-    cfg = ptr32(_ordering[0])
+    cfg = ptr32(xl)
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
     frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
     lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
@@ -449,79 +448,79 @@ def _order_moves() -> int:
             node_odd_h |= high_quads
     rl = ol & inner
     rh = oh & inner
-    tl = rl & (pl << 1)
-    th = rh & (ph << 1)
-    ml = rl + tl
-    mh = rh + th
-    tl = rl & (pl >> 1)
-    th = rh & (ph >> 1)
-    while tl | th:
-        tl = tl >> 1
-        th = th >> 1
-        ml |= tl
-        mh |= th
-        tl &= rl
-        th &= rh
+    xl = rl & (pl << 1)
+    xh = rh & (ph << 1)
+    ml = rl + xl
+    mh = rh + xh
+    xl = rl & (pl >> 1)
+    xh = rh & (ph >> 1)
+    while xl | xh:
+        xl = xl >> 1
+        xh = xh >> 1
+        ml |= xl
+        mh |= xh
+        xl &= rl
+        xh &= rh
     rl = ol
     rh = oh
-    tl = rl & (pl << 8)
-    th = rh & ((ph << 8) | (pl >> 24))
-    while tl | th:
-        th = (th << 8) | (tl >> 24)
-        tl = tl << 8
-        ml |= tl
-        mh |= th
-        tl &= rl
-        th &= rh
-    tl = rl & ((pl >> 8) | (ph << 24))
-    th = rh & (ph >> 8)
-    while tl | th:
-        tl = (tl >> 8) | (th << 24)
-        th = th >> 8
-        ml |= tl
-        mh |= th
-        tl &= rl
-        th &= rh
+    xl = rl & (pl << 8)
+    xh = rh & ((ph << 8) | (pl >> 24))
+    while xl | xh:
+        xh = (xh << 8) | (xl >> 24)
+        xl = xl << 8
+        ml |= xl
+        mh |= xh
+        xl &= rl
+        xh &= rh
+    xl = rl & ((pl >> 8) | (ph << 24))
+    xh = rh & (ph >> 8)
+    while xl | xh:
+        xl = (xl >> 8) | (xh << 24)
+        xh = xh >> 8
+        ml |= xl
+        mh |= xh
+        xl &= rl
+        xh &= rh
     rl = ol & inner
     rh = oh & inner
-    tl = rl & (pl << 9)
-    th = rh & ((ph << 9) | (pl >> 23))
-    while tl | th:
-        th = (th << 9) | (tl >> 23)
-        tl = tl << 9
-        ml |= tl
-        mh |= th
-        tl &= rl
-        th &= rh
-    tl = rl & ((pl >> 9) | (ph << 23))
-    th = rh & (ph >> 9)
-    while tl | th:
-        tl = (tl >> 9) | (th << 23)
-        th = th >> 9
-        ml |= tl
-        mh |= th
-        tl &= rl
-        th &= rh
+    xl = rl & (pl << 9)
+    xh = rh & ((ph << 9) | (pl >> 23))
+    while xl | xh:
+        xh = (xh << 9) | (xl >> 23)
+        xl = xl << 9
+        ml |= xl
+        mh |= xh
+        xl &= rl
+        xh &= rh
+    xl = rl & ((pl >> 9) | (ph << 23))
+    xh = rh & (ph >> 9)
+    while xl | xh:
+        xl = (xl >> 9) | (xh << 23)
+        xh = xh >> 9
+        ml |= xl
+        mh |= xh
+        xl &= rl
+        xh &= rh
     rl = ol & inner
     rh = oh & inner
-    tl = rl & (pl << 7)
-    th = rh & ((ph << 7) | (pl >> 25))
-    while tl | th:
-        th = (th << 7) | (tl >> 25)
-        tl = tl << 7
-        ml |= tl
-        mh |= th
-        tl &= rl
-        th &= rh
-    tl = rl & ((pl >> 7) | (ph << 25))
-    th = rh & (ph >> 7)
-    while tl | th:
-        tl = (tl >> 7) | (th << 25)
-        th = th >> 7
-        ml |= tl
-        mh |= th
-        tl &= rl
-        th &= rh
+    xl = rl & (pl << 7)
+    xh = rh & ((ph << 7) | (pl >> 25))
+    while xl | xh:
+        xh = (xh << 7) | (xl >> 25)
+        xl = xl << 7
+        ml |= xl
+        mh |= xh
+        xl &= rl
+        xh &= rh
+    xl = rl & ((pl >> 7) | (ph << 25))
+    xh = rh & (ph >> 7)
+    while xl | xh:
+        xl = (xl >> 7) | (xh << 25)
+        xh = xh >> 7
+        ml |= xl
+        mh |= xh
+        xl &= rl
+        xh &= rh
     ml &= el
     mh &= eh
     while ml | mh:
@@ -694,79 +693,79 @@ def _order_moves() -> int:
         gh = eh ^ bh
         rl = dl & inner
         rh = dh & inner
-        tl = rl & (cl << 1)
-        th = rh & (ch << 1)
-        fl = rl + tl
-        fh = rh + th
-        tl = rl & (cl >> 1)
-        th = rh & (ch >> 1)
-        while tl | th:
-            tl = tl >> 1
-            th = th >> 1
-            fl |= tl
-            fh |= th
-            tl &= rl
-            th &= rh
+        xl = rl & (cl << 1)
+        xh = rh & (ch << 1)
+        fl = rl + xl
+        fh = rh + xh
+        xl = rl & (cl >> 1)
+        xh = rh & (ch >> 1)
+        while xl | xh:
+            xl = xl >> 1
+            xh = xh >> 1
+            fl |= xl
+            fh |= xh
+            xl &= rl
+            xh &= rh
         rl = dl
         rh = dh
-        tl = rl & (cl << 8)
-        th = rh & ((ch << 8) | (cl >> 24))
-        while tl | th:
-            th = (th << 8) | (tl >> 24)
-            tl = tl << 8
-            fl |= tl
-            fh |= th
-            tl &= rl
-            th &= rh
-        tl = rl & ((cl >> 8) | (ch << 24))
-        th = rh & (ch >> 8)
-        while tl | th:
-            tl = (tl >> 8) | (th << 24)
-            th = th >> 8
-            fl |= tl
-            fh |= th
-            tl &= rl
-            th &= rh
+        xl = rl & (cl << 8)
+        xh = rh & ((ch << 8) | (cl >> 24))
+        while xl | xh:
+            xh = (xh << 8) | (xl >> 24)
+            xl = xl << 8
+            fl |= xl
+            fh |= xh
+            xl &= rl
+            xh &= rh
+        xl = rl & ((cl >> 8) | (ch << 24))
+        xh = rh & (ch >> 8)
+        while xl | xh:
+            xl = (xl >> 8) | (xh << 24)
+            xh = xh >> 8
+            fl |= xl
+            fh |= xh
+            xl &= rl
+            xh &= rh
         rl = dl & inner
         rh = dh & inner
-        tl = rl & (cl << 9)
-        th = rh & ((ch << 9) | (cl >> 23))
-        while tl | th:
-            th = (th << 9) | (tl >> 23)
-            tl = tl << 9
-            fl |= tl
-            fh |= th
-            tl &= rl
-            th &= rh
-        tl = rl & ((cl >> 9) | (ch << 23))
-        th = rh & (ch >> 9)
-        while tl | th:
-            tl = (tl >> 9) | (th << 23)
-            th = th >> 9
-            fl |= tl
-            fh |= th
-            tl &= rl
-            th &= rh
+        xl = rl & (cl << 9)
+        xh = rh & ((ch << 9) | (cl >> 23))
+        while xl | xh:
+            xh = (xh << 9) | (xl >> 23)
+            xl = xl << 9
+            fl |= xl
+            fh |= xh
+            xl &= rl
+            xh &= rh
+        xl = rl & ((cl >> 9) | (ch << 23))
+        xh = rh & (ch >> 9)
+        while xl | xh:
+            xl = (xl >> 9) | (xh << 23)
+            xh = xh >> 9
+            fl |= xl
+            fh |= xh
+            xl &= rl
+            xh &= rh
         rl = dl & inner
         rh = dh & inner
-        tl = rl & (cl << 7)
-        th = rh & ((ch << 7) | (cl >> 25))
-        while tl | th:
-            th = (th << 7) | (tl >> 25)
-            tl = tl << 7
-            fl |= tl
-            fh |= th
-            tl &= rl
-            th &= rh
-        tl = rl & ((cl >> 7) | (ch << 25))
-        th = rh & (ch >> 7)
-        while tl | th:
-            tl = (tl >> 7) | (th << 25)
-            th = th >> 7
-            fl |= tl
-            fh |= th
-            tl &= rl
-            th &= rh
+        xl = rl & (cl << 7)
+        xh = rh & ((ch << 7) | (cl >> 25))
+        while xl | xh:
+            xh = (xh << 7) | (xl >> 25)
+            xl = xl << 7
+            fl |= xl
+            fh |= xh
+            xl &= rl
+            xh &= rh
+        xl = rl & ((cl >> 7) | (ch << 25))
+        xh = rh & (ch >> 7)
+        while xl | xh:
+            xl = (xl >> 7) | (xh << 25)
+            xh = xh >> 7
+            fl |= xl
+            fh |= xh
+            xl &= rl
+            xh &= rh
         fl &= gl
         fh &= gh
         # the opponent's replies, a corner counting twice
@@ -789,7 +788,7 @@ def _order_moves() -> int:
 
 
 @micropython.viper
-def _probe_entry() -> int:
+def _probe_entry(cfg_address: uint) -> int:
     """The table's entry for _search's node at cfg[_C_CALL_PLY] (as solver_probe gives it: 0 if none), its
     slot and lock written to the node's frame for _store_entry. A function of its own: see _store_entry.
 
@@ -797,7 +796,7 @@ def _probe_entry() -> int:
     alone, so unfolded, a disc on square 31 or 63 of either colour gave the same slot and lock, and the
     table answered for the wrong position.)
     """
-    cfg = ptr32(_ordering[0])
+    cfg = ptr32(cfg_address)
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
     frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
     lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
@@ -852,10 +851,10 @@ def _probe_entry() -> int:
 
 
 @micropython.viper
-def _final_score() -> int:
+def _final_score(cfg_address: uint) -> int:
     """The score of _search's finished game at cfg[_C_CALL_PLY] (neither side can move): the empty
     squares go to the winner. A function of its own, as the rare case it is: see _store_entry."""
-    cfg = ptr32(_ordering[0])
+    cfg = ptr32(cfg_address)
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
     frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
     lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
@@ -904,10 +903,10 @@ def _final_score() -> int:
 
 
 @micropython.viper
-def _pass_turn() -> int:
+def _pass_turn(cfg_address: uint) -> int:
     """_search's node at cfg[_C_CALL_PLY] passes: its child is the same position with the other side to
     move, and the negated window. A function of its own, as the rare case it is: see _store_entry."""
-    cfg = ptr32(_ordering[0])
+    cfg = ptr32(cfg_address)
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
     frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
     lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
@@ -928,10 +927,10 @@ def _pass_turn() -> int:
 
 
 @micropython.viper
-def _next_poll() -> int:
+def _next_poll(cfg_address: uint) -> int:
     """The node count at which _search looks at its limits next, or 0 where they stop it now: the node
     limit, or the caller's should_stop. A function of its own, as the rare case it is: see _store_entry."""
-    cfg = ptr32(_ordering[0])
+    cfg = ptr32(cfg_address)
     nodes = int(cfg[_C_NODES])
     node_limit = int(cfg[_C_NODE_LIMIT])
     if node_limit and nodes >= node_limit:
@@ -945,7 +944,7 @@ def _next_poll() -> int:
 
 
 @micropython.viper
-def _store_entry() -> int:
+def _store_entry(cfg_address: uint) -> int:
     """TranspositionTable's store for _search's node at cfg[_C_CALL_PLY], whose value is cfg[_C_STORE_VALUE]
     (+ _BIAS): its bounds, kept with the entry's own where the slot holds the same position, and its move.
 
@@ -954,7 +953,7 @@ def _store_entry() -> int:
     block of the solver's former 24 KB was not always found (docs/DEVICE_SPEED.md). Only nodes from
     _TABLE_EMPTIES on call it, and a call reads its buffers' addresses (solver_buffers): it costs little.
     """
-    cfg = ptr32(_ordering[0])
+    cfg = ptr32(cfg_address)
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
     frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
     lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
@@ -998,7 +997,7 @@ def _store_entry() -> int:
 
 
 @micropython.viper
-def _solve_small() -> int:
+def _solve_small(xl: uint) -> int:
     """The exact score (+ _BIAS) of _search's node at cfg[_C_CALL_PLY], of _FIVE empty squares or fewer (not
     the root, which must name its move), its subtree's nodes but its own left in cfg[_C_SMALL_NODES].
 
@@ -1010,12 +1009,11 @@ def _solve_small() -> int:
     a game has cut up can place (see _store_entry). Searching nodes of five here, not in _search's frames,
     took 3% less time on 14 empties from play; the call, once a node of five, gives back 1%
     (docs/DEVICE_SPEED.md).
-    Its first three locals are the flip walk's run and the opponent's low word, as _search's are.
+    xl: cfg's address (solver_buffers). Its register (the first two locals are registers on the M0+, the
+    argument first) then serves as the flip walk's run, with xh, and as the last square's line and count.
     """
-    xl = uint(0)
     xh = uint(0)
-    ol = uint(0)
-    cfg = ptr32(_ordering[0])
+    cfg = ptr32(xl)
     pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
     frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
     lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
@@ -1703,24 +1701,25 @@ def _solve_small() -> int:
                                     square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
                                 row = square >> 3
                                 column = square & 7
-                                x = uh
+                                xl = uh
                                 if row < 4:
-                                    x = ul
-                                x = (x >> ((row & 3) << 3)) & 0xFF
-                                n = int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
-                                x = ((((ul >> column) & 0x01010101) * 0x01020408) >> 24) & 0xF
-                                x |= ((((uh >> column) & 0x01010101) * 0x01020408) >> 20) & 0xF0
-                                n += int(lists[_AFTER_AT + (x >> (row + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - row)) & 0xFF)])
+                                    xl = ul
+                                xl = (xl >> ((row & 3) << 3)) & 0xFF
+                                xh = uint(lists[_AFTER_AT + (xl >> (column + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - column)) & 0xFF)])
+                                xl = ((((ul >> column) & 0x01010101) * 0x01020408) >> 24) & 0xF
+                                xl |= ((((uh >> column) & 0x01010101) * 0x01020408) >> 20) & 0xF0
+                                xh += uint(lists[_AFTER_AT + (xl >> (row + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - row)) & 0xFF)])
                                 line = _C_DIAGONALS + ((column - row + 7) << 1)
-                                x = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
-                                x |= x >> 16
-                                x = (x | (x >> 8)) & 0xFF
-                                n += int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                xl = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
+                                xl |= xl >> 16
+                                xl = (xl | (xl >> 8)) & 0xFF
+                                xh += uint(lists[_AFTER_AT + (xl >> (column + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - column)) & 0xFF)])
                                 line = _C_ANTI_DIAGONALS + ((column + row) << 1)
-                                x = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
-                                x |= x >> 16
-                                x = (x | (x >> 8)) & 0xFF
-                                n += int(lists[_AFTER_AT + (x >> (column + 1))]) + int(lists[_BEFORE_AT + ((x << (8 - column)) & 0xFF)])
+                                xl = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
+                                xl |= xl >> 16
+                                xl = (xl | (xl >> 8)) & 0xFF
+                                xh += uint(lists[_AFTER_AT + (xl >> (column + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - column)) & 0xFF)])
+                                n = int(xh)
                                 flipped = n
                             else:
                                 fl = uint(0)
@@ -1975,7 +1974,6 @@ def _solve_small() -> int:
 
 
 _solving = [None]  # the solver whose _search() runs
-_ordering = [None]  # its cfg, for the functions _search calls (solver_buffers)
 
 
 @micropython.viper
@@ -1988,18 +1986,21 @@ def _address(buffer: ptr8) -> uint:
 def _search() -> int:
     """The solve of _solving[0]; returns the root's score + _BIAS and leaves nodes, move and stopped in cfg.
 
-    It takes no argument: a viper function's first three locals live in the M0+'s registers (the others
-    in its stack frame), and an argument would take one. They hold the flip walk's run and the opponent's
-    low word, the hottest words of the loop (7% faster than `self` and two words).
+    It takes no argument: viper keeps a function's first two locals in the M0+'s registers (the others in
+    its stack frame; its third register holds the function's constants), and an argument would take one.
+    They hold the flip walk's run, the hottest words of the loop (7% faster than `self` and two words).
+    The helpers it calls take cfg's address as their argument, so that none of them looks up a global: a
+    viper function that refers to one sets up the module's globals and an exception handler at every call
+    (4% of the solver's time, docs/DEVICE_SPEED.md).
     """
     xl = uint(0)
     xh = uint(0)
-    ol = uint(0)
     self = _solving[0]
     pos = ptr32(self._pos)
     frame = ptr32(self._frame)
     lists = ptr8(self._lists)
     cfg = ptr32(self._cfg)
+    cfg_address = uint(cfg)  # the helpers' argument: no global for them to look up (solver_buffers)
     full = uint(cfg[_C_FULL])
     m1 = uint(cfg[_C_M1])
     not_a = uint(cfg[_C_NOT_A])
@@ -2011,6 +2012,11 @@ def _search() -> int:
     anti = int(cfg[_C_ANTI])
     squares = int(cfg[_C_SQUARES])
     node_limit = int(cfg[_C_NODE_LIMIT])
+    # the helpers from locals: a global's lookup at each call costs more than the call itself
+    solve_small = _solve_small
+    probe_entry = _probe_entry
+    order_moves = _order_moves
+    store_entry = _store_entry
     nodes = 0
     next_poll = _POLL_NODES
     if node_limit and node_limit < next_poll:
@@ -2031,20 +2037,20 @@ def _search() -> int:
             nodes += 1 - resort
             if nodes >= next_poll:
                 cfg[_C_NODES] = nodes
-                next_poll = int(_next_poll())
+                next_poll = int(_next_poll(cfg_address))
                 if not next_poll:
                     cfg[_C_STOPPED] = 1
                     return 0
             at = ply << 2
-            fr = ply << _FRAME_SHIFT
+            node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))  # the node's frame: its words at constant offsets
             pl = uint(pos[at])
             ph = uint(pos[at + 1])
             ol = uint(pos[at + 2])
             oh = uint(pos[at + 3])
             el = play_l & ((pl | ol) ^ full)
             eh = play_h & ((ph | oh) ^ full)
-            empties = int(frame[fr + _F_EMPTIES])
-            if empties >= _STABLE_EMPTIES and ply and not resort and int(frame[fr + _F_ALPHA]) - _BIAS >= _STABLE_ALPHA:
+            empties = int(node[_F_EMPTIES])
+            if empties >= _STABLE_EMPTIES and ply and not resort and int(node[_F_ALPHA]) - _BIAS >= _STABLE_ALPHA:
                 # stability cut-off: the opponent's discs that nothing can flip (in Anti-Othello the
                 # side to move's own) bound the score from above; here the edge discs of a full edge or
                 # of an unbroken run from a corner, each corner counted by both its edges
@@ -2079,7 +2085,7 @@ def _search() -> int:
                 else:
                     stable += int(lists[_BITS_AT + x])
                 stable -= int((sl & 1) + ((sl >> 7) & 1) + ((sh >> 24) & 1) + (sh >> 31))
-                if squares - stable - stable <= int(frame[fr + _F_ALPHA]) - _BIAS:
+                if squares - stable - stable <= int(node[_F_ALPHA]) - _BIAS:
                     value = squares - stable - stable
                     returning = 1
             if returning:
@@ -2101,34 +2107,34 @@ def _search() -> int:
             elif empties <= _FIVE and ply:
                 # The last five to one empty squares (not at the root, which must name its move): _solve_small.
                 cfg[_C_CALL_PLY] = ply
-                value = int(_solve_small()) - _BIAS
+                value = int(solve_small(cfg_address)) - _BIAS
                 nodes += int(cfg[_C_SMALL_NODES])
                 returning = 1
             else:
                 ls = _LISTS_AT + (ply << _LIST_SHIFT)
                 count = 0
-                state = int(frame[fr + _F_STATE])
+                state = int(node[_F_STATE])
                 table_move = _NO_SQUARE
                 if resort:
                     table_move = int(lists[ls])  # tried first, alone
                 elif empties >= _TABLE_EMPTIES:
                     cfg[_C_CALL_PLY] = ply
-                    x = uint(int(_probe_entry()))
+                    x = uint(int(probe_entry(cfg_address)))
                     if x:
                         lower = int(x & 0xFF) - 128
                         upper = int((x >> 8) & 0xFF) - 128
                         table_move = int((x >> 16) & 0xFF)
                         if not ply:
                             pass  # the root searches on: it must find its best move
-                        elif lower >= int(frame[fr + _F_BETA]) - _BIAS or lower == upper:
+                        elif lower >= int(node[_F_BETA]) - _BIAS or lower == upper:
                             value = lower
                             returning = 1
-                        elif upper <= int(frame[fr + _F_ALPHA]) - _BIAS:
+                        elif upper <= int(node[_F_ALPHA]) - _BIAS:
                             value = upper
                             returning = 1
                     if not returning:
                         state |= _STATE_TABLE
-                        frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
+                        node[_F_ALPHA0] = node[_F_ALPHA]
                 if returning:
                     pass  # the table knows enough: no move list
                 elif empties >= _SORT_EMPTIES and table_move != _NO_SQUARE and not resort:
@@ -2143,7 +2149,7 @@ def _search() -> int:
                     cfg[_C_CALL_PLY] = ply
                     cfg[_C_ORDER_SKIP] = table_move
                     cfg[_C_ORDER_FROM] = resort
-                    count = int(_order_moves())
+                    count = int(order_moves(cfg_address))
                     if count >= _ORDER_CUT:
                         value = count - _ORDER_CUT - _BIAS
                         returning = 1
@@ -2152,7 +2158,7 @@ def _search() -> int:
                     node_odd_l = uint(0)
                     node_odd_h = uint(0)
                     if empties >= 3:
-                        parity = int(frame[fr + _F_PARITY])
+                        parity = int(node[0 + _F_PARITY])
                         if parity & 1:
                             node_odd_l = uint(0x0F0F0F0F)
                         if parity & 2:
@@ -2181,42 +2187,42 @@ def _search() -> int:
                             count += 1
                         group += 1
                 if not returning:
-                    frame[fr + _F_STATE] = state
-                    frame[fr + _F_COUNT] = count
+                    node[_F_STATE] = state
+                    node[_F_COUNT] = count
                     if not resort:
-                        frame[fr + _F_NEXT] = 0
-                        frame[fr + _F_BEST] = _BIAS - _INFINITY
-                        frame[fr + _F_BEST_MOVE] = _NO_SQUARE
+                        node[_F_NEXT] = 0
+                        node[_F_BEST] = _BIAS - _INFINITY
+                        node[_F_BEST_MOVE] = _NO_SQUARE
             resort = 0
         if returning:
             # ----- the node at `ply` is done: remember it, hand `value` to the parent
-            fr = ply << _FRAME_SHIFT
-            if int(frame[fr + _F_STATE]) & _STATE_TABLE:
+            node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))  # the node's frame: its words at constant offsets
+            if int(node[_F_STATE]) & _STATE_TABLE:
                 cfg[_C_CALL_PLY] = ply
                 cfg[_C_STORE_VALUE] = value + _BIAS
-                _store_entry()
+                store_entry(cfg_address)
             if ply == 0:
                 break
             ply -= 1
-            fr = ply << _FRAME_SHIFT
+            node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))  # the node's frame: its words at constant offsets
             value = 0 - value
-            state = int(frame[fr + _F_STATE])
+            state = int(node[_F_STATE])
             if state & _STATE_PASSING:
                 continue  # a passing node's value is its child's
-            if value > int(frame[fr + _F_BEST]) - _BIAS:
-                frame[fr + _F_BEST] = value + _BIAS
-                frame[fr + _F_BEST_MOVE] = frame[fr + _F_SQUARE]
-                beta = int(frame[fr + _F_BETA]) - _BIAS
+            if value > int(node[_F_BEST]) - _BIAS:
+                node[_F_BEST] = value + _BIAS
+                node[_F_BEST_MOVE] = node[_F_SQUARE]
+                beta = int(node[_F_BETA]) - _BIAS
                 if value >= beta:
                     continue  # cut-off: fail-soft, the parent gets this bound
-                if value > int(frame[fr + _F_ALPHA]) - _BIAS:
-                    frame[fr + _F_ALPHA] = value + _BIAS
+                if value > int(node[_F_ALPHA]) - _BIAS:
+                    node[_F_ALPHA] = value + _BIAS
                     if state & _STATE_SCOUT:
                         # the null window failed high: search the same child again with (value, beta)
-                        frame[fr + _F_STATE] = state ^ _STATE_SCOUT
-                        frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
-                        frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - value
-                        frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
+                        node[_F_STATE] = state ^ _STATE_SCOUT
+                        node[(1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
+                        node[(1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - value
+                        node[(1 << _FRAME_SHIFT) + _F_STATE] = 0
                         ply += 1
                         enter = 1
                         returning = 0
@@ -2224,11 +2230,11 @@ def _search() -> int:
             returning = 0
         # ----- the next move at `ply`
         at = ply << 2
-        fr = ply << _FRAME_SHIFT
+        node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))  # the node's frame: its words at constant offsets
         ls = _LISTS_AT + (ply << _LIST_SHIFT)
-        state = int(frame[fr + _F_STATE])
-        i = int(frame[fr + _F_NEXT])
-        count = int(frame[fr + _F_COUNT])
+        state = int(node[_F_STATE])
+        i = int(node[_F_NEXT])
+        count = int(node[_F_COUNT])
         pl = uint(pos[at])
         ph = uint(pos[at + 1])
         ol = uint(pos[at + 2])
@@ -2366,45 +2372,45 @@ def _search() -> int:
             if fl | fh:
                 break
             square = _NO_SQUARE
-        frame[fr + _F_NEXT] = i
+        node[_F_NEXT] = i
         if square == _NO_SQUARE and state & _STATE_LAZY:
             resort = 1  # the table's move did not cut: order the others
             enter = 1
             continue
         if square != _NO_SQUARE:
-            frame[fr + _F_SQUARE] = square
+            node[_F_SQUARE] = square
             pos[at + 4] = ol ^ fl
             pos[at + 5] = oh ^ fh
             pos[at + 6] = pl | fl | bl
             pos[at + 7] = ph | fh | bh
-            alpha = int(frame[fr + _F_ALPHA])
-            beta = int(frame[fr + _F_BETA])
-            if int(frame[fr + _F_BEST]) != _BIAS - _INFINITY and beta - alpha > 1:
+            alpha = int(node[_F_ALPHA])
+            beta = int(node[_F_BETA])
+            if int(node[_F_BEST]) != _BIAS - _INFINITY and beta - alpha > 1:
                 beta = alpha + 1  # not the first move: a null window proves it is no better
-                frame[fr + _F_STATE] = state | _STATE_SCOUT
+                node[_F_STATE] = state | _STATE_SCOUT
             else:
-                frame[fr + _F_STATE] = state & (_STATE_SCOUT ^ 255)
-            frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - beta
-            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - alpha
-            frame[fr + (1 << _FRAME_SHIFT) + _F_STATE] = 0
-            frame[fr + (1 << _FRAME_SHIFT) + _F_EMPTIES] = int(frame[fr + _F_EMPTIES]) - 1
-            frame[fr + (1 << _FRAME_SHIFT) + _F_PARITY] = int(frame[fr + _F_PARITY]) ^ (1 << (((square >> 5) << 1) | ((square >> 2) & 1)))
+                node[_F_STATE] = state & (_STATE_SCOUT ^ 255)
+            node[(1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS + _BIAS - beta
+            node[(1 << _FRAME_SHIFT) + _F_BETA] = _BIAS + _BIAS - alpha
+            node[(1 << _FRAME_SHIFT) + _F_STATE] = 0
+            node[(1 << _FRAME_SHIFT) + _F_EMPTIES] = int(node[_F_EMPTIES]) - 1
+            node[(1 << _FRAME_SHIFT) + _F_PARITY] = int(node[_F_PARITY]) ^ (1 << (((square >> 5) << 1) | ((square >> 2) & 1)))
             ply += 1
             enter = 1
             continue
-        value = int(frame[fr + _F_BEST]) - _BIAS
+        value = int(node[_F_BEST]) - _BIAS
         if value > 0 - _INFINITY:
             returning = 1  # every move searched
             continue
         if state & _STATE_AFTER_PASS:
             # neither side can move: the game is over
             cfg[_C_CALL_PLY] = ply
-            value = int(_final_score())
+            value = int(_final_score(cfg_address))
             returning = 1
             continue
         # no move: pass, and search the same position for the other side
         cfg[_C_CALL_PLY] = ply
-        _pass_turn()
+        _pass_turn(cfg_address)
         ply += 1
         enter = 1
     cfg[_C_NODES] = nodes

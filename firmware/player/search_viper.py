@@ -231,12 +231,12 @@ _searching = [None]
 def _search() -> int:
     """The search of _searching[0] (a ViperMidgame) that its cfg describes; the result is + _BIAS.
     Nodes and stopped go to cfg."""
-    # Viper keeps a function's first three locals in registers, the others in memory, and the
-    # arguments come first: so no argument, and the first locals are tl and th, the words every
-    # direction loop of the move generator and the flip walk steps, and al, where the leaves'
-    # move generator gathers the moves (the fragments' temporaries are renamed to them where they
-    # can be). On the Pico: +13% for tl and th with self still the argument, +14% more for al in
-    # its place (docs/DEVICE_SPEED.md).
+    # Viper on the M0+ keeps a function's first two locals in registers (its third register holds
+    # the function's constants), the others in memory, and the arguments come first: so no
+    # argument, and the first locals are tl and th, the words every direction loop of the move
+    # generator and the flip walk steps (the fragments' temporaries are renamed to them where they
+    # can be). On the Pico: +13% for tl and th after self, the argument, +14% more with no argument
+    # (docs/DEVICE_SPEED.md).
     tl = uint(0)
     th = uint(0)
     al = uint(0)
