@@ -1025,6 +1025,8 @@ def _solve_small(xl: uint) -> int:
     high_quads = uint(cfg[_C_HIGH_QUADS])
     anti = int(cfg[_C_ANTI])
     squares = int(cfg[_C_SQUARES])
+    runs_after = ptr8(uint(lists) + _AFTER_AT)  # the last square's two tables (lists), at their own addresses
+    runs_before = ptr8(uint(lists) + _BEFORE_AT)
     ply = int(cfg[_C_CALL_PLY])
     at = ply << 2
     fr = ply << _FRAME_SHIFT
@@ -1701,24 +1703,26 @@ def _solve_small(xl: uint) -> int:
                                     square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
                                 row = square >> 3
                                 column = square & 7
+                                after = column + 1  # the shifts of a row's and a diagonal's byte
+                                before = 8 - column
                                 xl = uh
                                 if row < 4:
                                     xl = ul
                                 xl = (xl >> ((row & 3) << 3)) & 0xFF
-                                xh = uint(lists[_AFTER_AT + (xl >> (column + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - column)) & 0xFF)])
+                                xh = uint(runs_after[xl >> after]) + uint(runs_before[(xl << before) & 0xFF])
                                 xl = ((((ul >> column) & 0x01010101) * 0x01020408) >> 24) & 0xF
                                 xl |= ((((uh >> column) & 0x01010101) * 0x01020408) >> 20) & 0xF0
-                                xh += uint(lists[_AFTER_AT + (xl >> (row + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - row)) & 0xFF)])
+                                xh += uint(runs_after[xl >> (row + 1)]) + uint(runs_before[(xl << (8 - row)) & 0xFF])
                                 line = _C_DIAGONALS + ((column - row + 7) << 1)
                                 xl = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
                                 xl |= xl >> 16
                                 xl = (xl | (xl >> 8)) & 0xFF
-                                xh += uint(lists[_AFTER_AT + (xl >> (column + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - column)) & 0xFF)])
+                                xh += uint(runs_after[xl >> after]) + uint(runs_before[(xl << before) & 0xFF])
                                 line = _C_ANTI_DIAGONALS + ((column + row) << 1)
                                 xl = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
                                 xl |= xl >> 16
                                 xl = (xl | (xl >> 8)) & 0xFF
-                                xh += uint(lists[_AFTER_AT + (xl >> (column + 1))]) + uint(lists[_BEFORE_AT + ((xl << (8 - column)) & 0xFF)])
+                                xh += uint(runs_after[xl >> after]) + uint(runs_before[(xl << before) & 0xFF])
                                 n = int(xh)
                                 flipped = n
                             else:
