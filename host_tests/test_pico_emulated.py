@@ -18,6 +18,7 @@ import pytest
 from ui_harness import REFERENCE_IMAGES, check_reference
 
 import hw
+import device_profile
 import pico_emulator
 from othello.game import Game
 from simulator import SimulatedDevice
@@ -187,6 +188,32 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
         pico.enter_raw_repl()
         output = pico.run_script("import fastpath_endgame\nfastpath_endgame.check_scores(%r)\n" % (cases,))
     assert "solver twins ok %d" % len(cases) in output, output
+
+
+def test_the_profile_counts_the_cycles_of_the_devices_time_where_they_are_spent():
+    # tools/device_profile.py's counts: every cycle of a viper loop is counted at an address of its machine
+    # code, and all of them add up to the emulated time the loop took (125 cycles a microsecond).
+    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
+        pico.enter_raw_repl()
+        address = int(pico.run_script("""
+import machine, micropython, time
+@micropython.viper
+def spin(n: int) -> int:
+    total = 0
+    while n:
+        total += n & 7
+        n -= 1
+    return total
+print(machine.mem32[id(spin) + 12])
+"""))
+        pico.profile(True)
+        took_us = int(pico.run_script("t = time.ticks_us()\nspin(20000)\nprint(time.ticks_diff(time.ticks_us(), t))\n"))
+        pico.profile(False)
+        counts = pico.profile_counts()
+    places = device_profile.attribute(counts, {"spin": address})
+    assert set(places) <= {"spin", "MicroPython's code (flash)", "other"}, places
+    assert 0.97 < places["spin"] / (took_us * 125) <= 1.0, (places, took_us)
+    assert sum(places.values()) > places["spin"]  # the script's own bytecode runs in flash
 
 
 def largest_block(heap_map):

@@ -406,6 +406,18 @@ class EmulatedPico(SimulatedDevice):
         self._send("dump %s" % self._flash_path)
         self._reply("D")
 
+    def profile(self, counting):
+        """Start counting the chip's cycles at each instruction address, afresh (counting=True), or stop.
+        Emulated time runs as before: the counts are the device's own cycles."""
+        self._send("profile on" if counting else "profile off")
+
+    def profile_counts(self):
+        """{instruction address: cycles spent there} counted while profiling."""
+        path = self._work / "profile.json"
+        self._send("profile %s" % path)
+        self._reply("D")
+        return {address: cycles for address, cycles in json.loads(path.read_text())}
+
     # --- time ---
 
     def _advance(self, ms):

@@ -16,7 +16,9 @@
 //              pad's pull decides) S NS BUS HEX     bytes written on an SPI bus
 //   dump PATH  flash -> PATH      O NS G 0|1|-     a watched GPIO's driven level (- = not an output)
 //   reset      restart the chip   P NS G HZ DUTY   the PWM on the --pwm GPIO (0 0 = silent)
-//              (flash kept)       D                the dump is written
+//              (flash kept)       D                the dump (or the profile) is written
+//   profile on|off                                 count the cycles at each instruction address (on:
+//                                                  afresh); PATH: the counts as JSON [[address, cycles]]
 //                                 X NS             the watchdog restarted the chip (machine.reset())
 //
 // rp2040js does not emulate writing the QSPI flash, so the bootrom's flash_range_erase and
@@ -200,6 +202,8 @@ function send() {
 
 // ---- running
 let runTarget = null;
+let profiling = false;
+let profile = new Map(); // instruction address -> cycles spent there while profiling
 function batch() {
   const core = mcu.core, clock = simulator.clock, target = runTarget - timeBase;
   for (let i = 0; i < 100000 && clock.nanos < target; i++) {
@@ -207,8 +211,12 @@ function batch() {
       const step = Math.min(clock.nanosToNextAlarm, target - clock.nanos);
       clock.tick(step);
       i += step / CYCLE_NANOS;
-    } else {
+    } else if (!profiling) {
       clock.tick(core.executeInstruction() * CYCLE_NANOS);
+    } else {
+      const address = core.PC, cycles = core.executeInstruction();
+      profile.set(address, (profile.get(address) || 0) + cycles);
+      clock.tick(cycles * CYCLE_NANOS);
     }
     if (resetPending) break;
   }
@@ -237,6 +245,11 @@ function command(line) {
     }
     case 'dump': fs.writeFileSync(words[1], mcu.flash.subarray(0, flash.length)); emit('D'); send(); break;
     case 'reset': reset(); break;
+    case 'profile':
+      if (words[1] === 'on') { profile = new Map(); profiling = true; }
+      else if (words[1] === 'off') profiling = false;
+      else { fs.writeFileSync(words[1], JSON.stringify(Array.from(profile))); emit('D'); send(); }
+      break;
     case '': break;
     default: process.stderr.write(`[chip] unknown command: ${line}\n`);
   }

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Where the viper solver's time goes on the emulated Pico: its cycles per function.
+
+    .venv/bin/python tools/device_profile.py [--empties 14] [--out FILE]
+
+Solves the positions of --empties empty squares from play (host_tests/mpy/fastpath_positions.py) with
+the viper solver, as tools/device_endgame.py's solver part does (the player's solver, a clear table of
+its 2**10 entries before each), while the emulated chip counts its cycles at every instruction address
+(tools/pico/chip.mjs, `profile`). Emulated time runs as without the count, so the device time and nodes
+per second it prints are the device's. Then it attributes the cycles to the functions of
+player/endgame_viper.py that are viper code (each function's machine code lies in the heap from the
+address its function object holds, MicroPython v1.27's mp_obj_fun_bc_t, to the next one's), to
+MicroPython's own code in flash (the interpreter, and the runtime a viper function calls: a call, an
+argument's conversion, a global's lookup) and to the rest. --out writes the counts per address as JSON
+with the functions' addresses, for a closer look at a function's machine code.
+"""
+
+import argparse
+import ast
+import json
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+REPO = TOOLS.parent
+sys.path.insert(0, str(TOOLS))
+
+import pico_emulator  # noqa: E402
+
+MODULE = REPO / "firmware" / "player" / "endgame_viper.py"
+POSITIONS = REPO / "host_tests" / "mpy" / "fastpath_positions.py"
+FLASH = (0x10000000, 0x10200000)  # the XIP flash: MicroPython's code (the .uf2)
+RAM = (0x20000000, 0x20042000)
+
+SETUP = """
+import machine
+from fastpath_positions import ENDGAMES
+from othello.board import Board
+from othello.geometry import geometry
+from player.engine import SOLVER_TABLE_BITS
+from player.endgame_viper import ViperSolver
+import player.endgame_viper as module
+solver = ViperSolver(geometry(8), %(empties)d, SOLVER_TABLE_BITS)
+boards = [Board.from_position(text) for text in ENDGAMES[%(empties)d]]
+for name in %(names)r:
+    print('code', name, machine.mem32[id(getattr(module, name)) + 12])
+"""
+SOLVE = """
+from time import ticks_diff, ticks_us
+elapsed = nodes = 0
+for board in boards:
+    solver.clear_table()
+    started = ticks_us()
+    solver.solve_exact(board.player_discs(), board.opponent_discs(), board.variant.anti)
+    elapsed += ticks_diff(ticks_us(), started)
+    nodes += solver.nodes
+print('solved', len(boards), elapsed, nodes)
+"""
+
+
+def viper_functions(path):
+    """The names of the module's functions decorated @micropython.viper."""
+    tree = ast.parse(path.read_text())
+    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+            and any(ast.unparse(decorator) == "micropython.viper" for decorator in node.decorator_list)]
+
+
+def attribute(counts, starts):
+    """{place: cycles}: each address to the viper function whose code it lies in, else flash or other."""
+    ordered = sorted((address, name) for name, address in starts.items())
+    places = {}
+    for address, cycles in counts.items():
+        place = "MicroPython's code (flash)" if FLASH[0] <= address < FLASH[1] else "other"
+        if RAM[0] <= address < RAM[1]:
+            for index, (start, name) in enumerate(ordered):
+                end = ordered[index + 1][0] if index + 1 < len(ordered) else RAM[1]
+                if start <= address < end:
+                    place = name
+        places[place] = places.get(place, 0) + cycles
+    return places
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--empties", type=int, default=14, choices=(12, 14, 16), help="the positions' size")
+    parser.add_argument("--out", help="the counts per address and the functions' addresses, as JSON")
+    args = parser.parse_args()
+    names = viper_functions(MODULE)
+    files = pico_emulator.build_files(main=False, extra={"/lib/" + POSITIONS.name: POSITIONS.read_bytes()})
+    try:
+        with pico_emulator.EmulatedPico(files=files) as pico:
+            pico.enter_raw_repl()
+            starts = {}
+            for line in pico.run_script(SETUP % dict(empties=args.empties, names=names)).splitlines():
+                word = line.split()
+                if word and word[0] == "code":
+                    starts[word[1]] = int(word[2])
+            pico.profile(True)
+            solved = pico.run_script(SOLVE).split()
+            pico.profile(False)
+            counts = pico.profile_counts()
+    except pico_emulator.PicoError as error:
+        raise SystemExit("error: %s" % error)
+    positions, elapsed_us, nodes = (int(word) for word in solved[1:4])
+    print("solver_%d: %d positions, %d nodes in %d ms of device time, %d nodes/s"
+          % (args.empties, positions, nodes, elapsed_us // 1000, nodes * 1000000 // max(elapsed_us, 1)))
+    places = attribute(counts, starts)
+    total = sum(places.values())
+    sizes = dict(zip(sorted(starts, key=starts.get), [b - a for a, b in zip(sorted(starts.values()),
+                                                                             sorted(starts.values())[1:])]))
+    print("%-28s %14s %7s %11s" % ("where", "cycles", "share", "code bytes"))
+    for place, cycles in sorted(places.items(), key=lambda item: -item[1]):
+        print("%-28s %14d %6.1f%% %11s" % (place, cycles, 100 * cycles / total, sizes.get(place, "")))
+    print("%-28s %14d (%.2f s at 125 MHz)" % ("all", total, total / 125e6))
+    if args.out:
+        Path(args.out).write_text(json.dumps({"functions": starts, "cycles": sorted(counts.items())}))
+
+
+if __name__ == "__main__":
+    main()
