@@ -1871,15 +1871,15 @@ def _solve_small(xl: uint) -> int:
                                 vh = th
                         if not stage:
                             continue
-                        fl = sl
-                        fh = sh
+                        xl = sl
+                        xh = sh
                         mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
+                        xl = xl - ((xl >> 1) & m1)
+                        xh = xh - ((xh >> 1) & m1)
+                        xl = (xl & 0x33333333) + ((xl >> 2) & 0x33333333)
+                        xh = (xh & 0x33333333) + ((xh >> 2) & 0x33333333)
+                        xl = ((xl + (xl >> 4)) & 0x0F0F0F0F) + ((xh + (xh >> 4)) & 0x0F0F0F0F)
+                        mine = int(((xl * 0x01010101) & full) >> 24)
                         value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
                         if stage == 3:
                             # the last square goes to the winner
