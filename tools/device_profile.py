@@ -65,17 +65,25 @@ def viper_functions(path):
             and any(ast.unparse(decorator) == "micropython.viper" for decorator in node.decorator_list)]
 
 
+def code_ranges(starts):
+    """[(start, end, name)] of the functions' machine code by address: each up to the next one's start, the
+    last up to the end of the RAM."""
+    ordered = sorted((address, name) for name, address in starts.items())
+    ends = [address for address, _ in ordered[1:]] + [RAM[1]]
+    return [(start, end, name) for (start, name), end in zip(ordered, ends)]
+
+
 def attribute(counts, starts):
     """{place: cycles}: each address to the viper function whose code it lies in, else flash or other."""
-    ordered = sorted((address, name) for name, address in starts.items())
+    ranges = code_ranges(starts)
     places = {}
     for address, cycles in counts.items():
         place = "MicroPython's code (flash)" if FLASH[0] <= address < FLASH[1] else "other"
         if RAM[0] <= address < RAM[1]:
-            for index, (start, name) in enumerate(ordered):
-                end = ordered[index + 1][0] if index + 1 < len(ordered) else RAM[1]
+            for start, end, name in ranges:
                 if start <= address < end:
                     place = name
+                    break
         places[place] = places.get(place, 0) + cycles
     return places
 
@@ -106,8 +114,7 @@ def main():
           % (args.empties, positions, nodes, elapsed_us // 1000, nodes * 1000000 // max(elapsed_us, 1)))
     places = attribute(counts, starts)
     total = sum(places.values())
-    sizes = dict(zip(sorted(starts, key=starts.get), [b - a for a, b in zip(sorted(starts.values()),
-                                                                             sorted(starts.values())[1:])]))
+    sizes = {name: end - start for start, end, name in code_ranges(starts)[:-1]}  # the last one's end is unknown
     print("%-28s %14s %7s %11s" % ("where", "cycles", "share", "code bytes"))
     for place, cycles in sorted(places.items(), key=lambda item: -item[1]):
         print("%-28s %14d %6.1f%% %11s" % (place, cycles, 100 * cycles / total, sizes.get(place, "")))

@@ -2200,7 +2200,7 @@ def _search() -> int:
             resort = 0
         if returning:
             # ----- the node at `ply` is done: remember it, hand `value` to the parent
-            node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))  # the node's frame: its words at constant offsets
+            node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))
             if int(node[_F_STATE]) & _STATE_TABLE:
                 cfg[_C_CALL_PLY] = ply
                 cfg[_C_STORE_VALUE] = value + _BIAS
@@ -2208,7 +2208,7 @@ def _search() -> int:
             if ply == 0:
                 break
             ply -= 1
-            node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))  # the node's frame: its words at constant offsets
+            node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))
             value = 0 - value
             state = int(node[_F_STATE])
             if state & _STATE_PASSING:
@@ -2234,7 +2234,7 @@ def _search() -> int:
             returning = 0
         # ----- the next move at `ply`
         at = ply << 2
-        node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))  # the node's frame: its words at constant offsets
+        node = ptr32(uint(frame) + (ply << (_FRAME_SHIFT + 2)))
         ls = _LISTS_AT + (ply << _LIST_SHIFT)
         state = int(node[_F_STATE])
         i = int(node[_F_NEXT])
