@@ -308,6 +308,13 @@ def test_small_run_labels_resumes_and_reproduces(tmp_path, capsys):
     assert "resuming: 1 of 2 chunks already done" in capsys.readouterr().err
     assert chunks[1].read_text() == first
     assert (load_npz(out / "train.npz")["score"] == train["score"]).all()
+    # more games extend the run: the games played so far are its first ones, and only the new one is played
+    assert training_data.main(SMALL + ["--out", str(out), "--games", "3"]) == 0
+    out_text, err = capsys.readouterr()
+    assert "extending the run from 2 to 3 games" in err and "resuming: 2 of 3 chunks already done" in err
+    assert "this run: 1 games" in out_text and chunks[1].read_text() == first
+    assert json.loads((out / training_data.SETTINGS_FILE).read_text())["games"] == 3
+    assert (out / "chunks" / "chunk-00002.txt").stat().st_size > 0
 
 
 @pytest.mark.parametrize("anti", [False, True])
@@ -366,6 +373,21 @@ def test_other_settings_do_not_mix_with_the_data(tmp_path, capsys):
     assert training_data.main(SMALL + ["--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "holds data made with other settings" in err and "games 5 -> 2" in err and "--fresh" in err
+
+
+def test_a_run_grows_only_from_whole_chunks_and_a_damaged_settings_file_is_named(tmp_path, capsys):
+    out = tmp_path / "data"
+    (out / "chunks").mkdir(parents=True)
+    settings = dict(games=3, seed=1, exact_empties=10, search_nodes=300, chunk_games=2, epsilon=training_data.EPSILON,
+                    test_percent=5, format=training_data.CHUNK_FORMAT)
+    (out / training_data.SETTINGS_FILE).write_text(json.dumps(settings))
+    arguments = SMALL + ["--out", str(out), "--games", "5", "--chunk-games", "2"]
+    assert training_data.main(arguments) == 1
+    assert "holds a run of 3 games whose last chunk is short of 2 games" in capsys.readouterr().err
+    assert json.loads((out / training_data.SETTINGS_FILE).read_text())["games"] == 3
+    (out / training_data.SETTINGS_FILE).write_text("[3]")
+    assert training_data.main(arguments) == 1
+    assert "is not a settings file" in capsys.readouterr().err
 
 
 def test_damaged_chunk_is_named(tmp_path, capsys):

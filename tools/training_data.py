@@ -227,15 +227,26 @@ class Runner:
 
 
 def check_settings(out, settings):
-    """Write the run's settings, or check that the data already in `out` was made with the same ones."""
+    """Write the run's settings, or check that the data already in `out` was made with the same ones (more
+    games than before extend the run)."""
     path = out / SETTINGS_FILE
     if path.exists():
         try:
             before = json.loads(path.read_text())
         except ValueError:
-            raise DataError("%s is not readable JSON: remove it (and the chunks) or use another --out" % path)
-        if before != settings:
-            changed = sorted(key for key in set(before) | set(settings) if before.get(key) != settings.get(key))
+            before = None
+        if not isinstance(before, dict):
+            raise DataError("%s is not a settings file: remove it (and the chunks) or use another --out" % path)
+        changed = sorted(key for key in set(before) | set(settings) if before.get(key) != settings.get(key))
+        if changed == ["games"] and isinstance(before["games"], int) and settings["games"] > before["games"]:
+            # every game comes from the seed and its number, so more games extend the run: its first games
+            # are the ones already played, unless the last chunk stopped short of chunk_games
+            if before["games"] % settings["chunk_games"]:
+                raise DataError("%s holds a run of %d games whose last chunk is short of %d games, so it cannot "
+                                "grow in place: use another --out" % (out, before["games"], settings["chunk_games"]))
+            sys.stderr.write("extending the run from %d to %d games\n" % (before["games"], settings["games"]))
+            path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
+        elif changed:
             raise DataError("%s holds data made with other settings (%s): use another --out, or --fresh to "
                             "start it again" % (out, ", ".join("%s %s -> %s" % (key, before.get(key), settings.get(key))
                                                              for key in changed)))
@@ -339,8 +350,8 @@ def held_out(player, opponent, percent):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="The full run: --games 20000 (about 1,060,000 positions, 53 a game, "
-                                     "before deduplication); "
+                                     epilog="The full run: --games 26000 (about 1,070,000 positions, 41 a game, "
+                                     "before deduplication; a run grows with the same command and more --games); "
                                      "docs/PLAYER.md, 'Training', has its time.")
     parser.add_argument("--games", type=whole_number(1), default=200, help="self-play games (default 200)")
     parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the openings and random moves")
