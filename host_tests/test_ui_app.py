@@ -190,11 +190,17 @@ def test_hint_puts_the_cursor_on_a_legal_move():
 # ----- matches --------------------------------------------------------------------------------------
 
 
-def test_match_play_over_several_games():
+def test_match_play_over_several_games(monkeypatch):
+    import player
+
+    prepared = []  # each game readies the player for its variant (after a game's end, the midgame search again)
+    prepare = player.prepare
+    monkeypatch.setattr(player, "prepare", lambda variant: prepared.append(variant) or prepare(variant))
     driver = BoardDriver()
     configure(driver, level=1, match="games", games=3, colour=BLACK)
     start(driver, "Play computer", "Start")
     session = driver.app.session
+    assert len(prepared) == 2 and prepared[-1] is session.game.board.variant  # at power-up, and for this game
     colours = []
     for number in range(3):
         driver.settle()
@@ -217,6 +223,7 @@ def test_match_play_over_several_games():
     assert len(json.loads(driver.device.storage.read(RECORDS))) == 3
     driver.press("a")
     assert session.match.games == []
+    assert len(prepared) == 5 and prepared[-1] is session.game.board.variant  # and two next games, a new match
 
 
 # ----- saving ---------------------------------------------------------------------------------------------

@@ -282,8 +282,12 @@ def prepare(variant):
     table's, the evaluation's edge tables, the viper midgame search's code
     and stacks, whose place the viper solver takes in the endgame): taken at
     power-up, they find room that menus coming and going would have cut up.
+    Called again for the next game, it puts the midgame search back where
+    the last game's end left the solver, whose code is bigger.
     """
-    engine_for(variant).evaluator(STYLE_PATTERN)
+    engine = engine_for(variant)
+    engine.evaluator(STYLE_PATTERN)
+    engine.midgame_search()
 
 
 def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,

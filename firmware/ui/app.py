@@ -211,6 +211,7 @@ class App:
         self.session = None
         gc.collect()
         self.session = Session.start(settings, mode, self.device.ticks_ms, self.rng, start, variant)
+        self.player.prepare(self.session.game.board.variant)
         self.save_session()
         self.show_game()
 

@@ -241,6 +241,7 @@ class GameScreen(Screen):
 
     def next_game(self):
         self.session.new_game(self.app.rng)
+        self.app.player.prepare(self.session.game.board.variant)
         self.new_board()
         self.last_move_at = self.app.device.ticks_ms()
         self.enter()
