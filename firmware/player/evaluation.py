@@ -62,7 +62,7 @@ bad), used by the weaker levels and the positional baseline player.
 
 from array import array
 
-from othello.compat import const
+from othello.compat import const, release_module
 from othello.kernel_tables import FEATURE_COUNT
 
 try:  # the pattern sum in viper where viper runs; CPython and the WASI build keep PatternEvaluator.pattern_sum
@@ -220,6 +220,7 @@ class PatternEvaluator:
         if self.table is None and self.table_bytes:
             self.table = bytearray(self.table_bytes)
             self.phase = _NO_PHASE
+            release_module("player.evaluation_unbuffered")  # what served while the buffer was away
 
     def open_again(self):
         """The weight file open for reading, its header checked again: it may have been replaced since."""
