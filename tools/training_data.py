@@ -245,13 +245,13 @@ def check_settings(out, settings):
                 raise DataError("%s holds a run of %d games whose last chunk is short of %d games, so it cannot "
                                 "grow in place: use another --out" % (out, before["games"], settings["chunk_games"]))
             sys.stderr.write("extending the run from %d to %d games\n" % (before["games"], settings["games"]))
-            path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
         elif changed:
             raise DataError("%s holds data made with other settings (%s): use another --out, or --fresh to "
                             "start it again" % (out, ", ".join("%s %s -> %s" % (key, before.get(key), settings.get(key))
                                                              for key in changed)))
-    else:
-        path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
+        else:
+            return
+    path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
 
 
 def generate(out, settings, jobs):
