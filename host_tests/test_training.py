@@ -444,3 +444,46 @@ def test_bad_values_are_refused(capsys):
     with pytest.raises(SystemExit):
         training_data.main(["--exact-empties", "30"])
     assert "must be 0 to 24, not 30" in capsys.readouterr().err
+
+
+def test_held_out_positions_beyond_the_games_exact_empties_get_exact_labels(tmp_path, capsys, monkeypatch):
+    """--exact-held-out solves held-out positions past where the games were solved (here 11-16 empties; 20-22
+    in a real run): their labels are the plain solver's, kept in a file across runs, the training set untouched."""
+    monkeypatch.setattr(training_data, "EXACT_HELD_OUT_EMPTIES", (11, 16))
+    out = tmp_path / "data"
+    arguments = SMALL + ["--test-percent", "50", "--out", str(out)]
+    assert training_data.main(arguments) == 0
+    before, train = load_npz(out / "test.npz"), load_npz(out / "train.npz")
+    band = np.flatnonzero((before["empties"] >= 11) & (before["empties"] <= 16))
+    assert len(band) >= 3 and not before["exact"][band].any()
+    capsys.readouterr()
+
+    assert training_data.main(arguments + ["--exact-held-out", "2"]) == 0
+    out_text, err = capsys.readouterr()
+    assert "solving 2 held-out positions of 11-16 empties exactly" in err and "2/2 solves" in err
+    assert "held out: 2 positions of 11-16 empties labelled exactly (2 solved in this run)" in out_text
+    after = load_npz(out / "test.npz")
+    solved = np.flatnonzero(after["exact"] & ~before["exact"])
+    assert len(solved) == 2 and set(solved) <= set(band)
+    for i in solved:
+        board = Board.from_position(position_text(int(after["player"][i]), int(after["opponent"][i])))
+        assert solve(board)[0] == after["score"][i]
+    untouched = np.setdiff1d(np.arange(len(before["score"])), solved)
+    assert (after["score"][untouched] == before["score"][untouched]).all()
+    assert (load_npz(out / "train.npz")["score"] == train["score"]).all()
+
+    # the labels stay with the data: a merge without the option keeps them, more solves only the rest
+    assert training_data.main(arguments) == 0
+    assert "labelled exactly (0 solved in this run)" in capsys.readouterr()[0]
+    assert (load_npz(out / "test.npz")["exact"] == after["exact"]).all()
+    assert training_data.main(arguments + ["--exact-held-out", "3"]) == 0
+    assert "held out: 3 positions of 11-16 empties labelled exactly (1 solved in this run)" in capsys.readouterr()[0]
+
+    # a damaged line is named, and nothing is lost
+    labels = out / training_data.EXACT_HELD_OUT_FILE
+    labels.write_text(labels.read_text() + "12ab zz\n")
+    assert training_data.main(arguments) == 1
+    assert "exact-held-out.txt line 4 is damaged" in capsys.readouterr()[1]
+    with pytest.raises(SystemExit):
+        training_data.main(["--size", "6", "--exact-held-out", "5"])
+    assert "--exact-held-out is for 8x8 runs" in capsys.readouterr()[1]

@@ -116,11 +116,12 @@ def worker_code(games, settings):
 
 
 class Progress:
-    """Counts finished games and positions; a thread writes a bar with the time left to stderr."""
+    """Counts finished games (or solves) and positions; a thread writes a bar with the time left to stderr."""
 
-    def __init__(self, total_games, done_games):
+    def __init__(self, total_games, done_games, unit="games"):
         self.total = total_games
         self.done_before = done_games
+        self.unit = unit
         self.games = 0
         self.positions = 0
         self.search_ms = self.solve_ms = 0  # the workers' own time in each kind of labelling
@@ -146,9 +147,9 @@ class Progress:
             left = (self.total - done) * elapsed / self.games
             eta = "%s left" % clock(left)
         else:
-            eta = "time left: after the first game"
-        return "[%s%s] %d/%d games, %d positions, %.1f positions/s, %s elapsed, %s" % (
-            "#" * filled, "." * (width - filled), done, self.total, self.positions,
+            eta = "time left: after the first one"
+        return "[%s%s] %d/%d %s, %d positions, %.1f positions/s, %s elapsed, %s" % (
+            "#" * filled, "." * (width - filled), done, self.total, self.unit, self.positions,
             self.positions / max(elapsed, 1e-3), clock(elapsed), eta)
 
     def run(self):
@@ -340,9 +341,96 @@ def merge(out, test_percent, size=8):
 
 def held_out(player, opponent, percent):
     """bool array: the positions of the test set, chosen by a hash of the canonical position."""
+    return position_hashes(player, opponent) % 100 < percent
+
+
+def position_hashes(player, opponent):
     data = np.stack([player, opponent], axis=1).astype("<u8")
-    hashes = np.array([zlib.crc32(row.tobytes()) for row in data], dtype=np.uint32)
-    return hashes % 100 < percent
+    return np.array([zlib.crc32(row.tobytes()) for row in data], dtype=np.uint32)
+
+
+# ----- exact labels for held-out positions ---------------------------------------------------
+
+# Issue 14 asks for the fit's error against exact scores at 20-24 empties, beyond where the games are
+# solved (--exact-empties, 18). On the unix port an exact solve takes seconds at 20 empties, half a minute
+# at 22 and minutes at 24, so held-out positions of 20-22 empties are solved, after the merge.
+EXACT_HELD_OUT_EMPTIES = (20, 22)
+EXACT_HELD_OUT_FILE = "exact-held-out.txt"
+EXACT_WORKER = TOOLS / "training_exact_worker.py"
+
+
+def read_exact_held_out(out):
+    """{(player, opponent): exact score} of the held-out positions solved so far."""
+    path = out / EXACT_HELD_OUT_FILE
+    known = {}
+    if path.exists():
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            try:
+                player, opponent, score = line.split()
+                known[int(player, 16), int(opponent, 16)] = int(score)
+            except ValueError:
+                raise DataError("%s line %d is damaged (%r): delete that line and run again to solve its position "
+                                "again" % (path, number, line[:80]))
+    return known
+
+
+def label_held_out(out, count, jobs, anti):
+    """Give `count` held-out positions of EXACT_HELD_OUT_EMPTIES their exact scores in test.npz: the first
+    ones by a hash of the position (so mostly the same ones as the data grows), solved unless
+    OUT/exact-held-out.txt has them; every position of that file that is held out gets its label.
+    Returns (solved in this call, labelled in all)."""
+    path = out / "test.npz"
+    with np.load(path) as data:
+        test = dict(data)
+    known = read_exact_held_out(out)
+    fewest, most = EXACT_HELD_OUT_EMPTIES
+    inside = np.flatnonzero(~test["exact"] & (test["empties"] >= fewest) & (test["empties"] <= most))
+    hashes = position_hashes(*training_boards.canonical(test["player"][inside], test["opponent"][inside]))
+    chosen = [(int(test["player"][i]), int(test["opponent"][i])) for i in inside[np.argsort(hashes, kind="stable")]]
+    todo = [position for position in chosen[:count] if position not in known]
+    if todo:
+        solve_held_out(out, todo, jobs, anti)
+        known = read_exact_held_out(out)
+    labelled = 0
+    for i, position in enumerate(zip(test["player"].tolist(), test["opponent"].tolist())):
+        if position in known:
+            test["score"][i] = known[position]
+            test["exact"][i] = True
+            labelled += 1
+    np.savez_compressed(path, **test)
+    return len(todo), labelled
+
+
+def solve_held_out(out, positions, jobs, anti):
+    """Solve `positions` in `jobs` MicroPython processes, adding each score to OUT/exact-held-out.txt as it comes
+    (an interrupted run keeps the ones solved)."""
+    progress = Progress(len(positions), 0, unit="solves")
+    lock = threading.Lock()
+
+    def solve_part(part):
+        code = ("POSITIONS = %r\nMOST_EMPTIES = %d\nSOLVER_TABLE_BITS = %d\nANTI = %r\n" % (
+            part, EXACT_HELD_OUT_EMPTIES[1], SOLVER_TABLE_BITS, anti)) + EXACT_WORKER.read_text()
+        started = time.monotonic()
+        for line in micropython_runner.unix_lines(code, heap=WORKER_HEAP):
+            if line.startswith("exact "):
+                with lock, open(out / EXACT_HELD_OUT_FILE, "a") as file:
+                    file.write(line[6:])
+                progress.add(1, 0, int((time.monotonic() - started) * 1000))
+                started = time.monotonic()
+
+    sys.stderr.write("solving %d held-out positions of %d-%d empties exactly\n" % (
+        len(positions), EXACT_HELD_OUT_EMPTIES[0], EXACT_HELD_OUT_EMPTIES[1]))
+    ticker = threading.Thread(target=progress.run, daemon=True)
+    ticker.start()
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            parts = [positions[start::jobs] for start in range(min(jobs, len(positions)))]
+            for future in [pool.submit(solve_part, part) for part in parts]:
+                future.result()
+    finally:
+        progress.stopped.set()
+        ticker.join()
+        progress.show(final=True)
 
 
 # ----- command line -------------------------------------------------------------------------
@@ -371,9 +459,15 @@ def main(argv=None):
     parser.add_argument("--fresh", action="store_true", help="throw away the data in --out first")
     parser.add_argument("--merge-only", action="store_true",
                         help="play nothing: merge the chunks finished so far (a run stopped early) for a fit")
+    parser.add_argument("--exact-held-out", type=whole_number(0), default=0, metavar="N",
+                        help="after the merge, solve N held-out positions of %d-%d empties exactly, for the fit's "
+                        "report (8x8; kept in OUT/%s across runs; default 0)" % (
+                            EXACT_HELD_OUT_EMPTIES + (EXACT_HELD_OUT_FILE,)))
     args = parser.parse_args(argv)
     if args.fresh and args.merge_only:
         parser.error("--fresh and --merge-only do not go together: --fresh would leave nothing to merge")
+    if args.exact_held_out and args.size != 8:
+        parser.error("--exact-held-out is for 8x8 runs: a 6x6 run is solved in its games from 16 empties")
     settings = {"games": args.games, "seed": args.seed, "exact_empties": args.exact_empties,
                 "search_nodes": args.search_nodes, "chunk_games": args.chunk_games, "epsilon": EPSILON,
                 "format": CHUNK_FORMAT,
@@ -389,8 +483,8 @@ def main(argv=None):
     out = args.out or data_directory(args.size, args.anti)
     try:
         if args.fresh and out.exists():
-            for path in list((out / "chunks").glob("chunk-*")) + [out / name for name in
-                                                                   (SETTINGS_FILE, "train.npz", "test.npz")]:
+            for path in list((out / "chunks").glob("chunk-*")) + [
+                    out / name for name in (SETTINGS_FILE, "train.npz", "test.npz", EXACT_HELD_OUT_FILE)]:
                 if path.exists():
                     path.unlink()
         out.mkdir(parents=True, exist_ok=True)
@@ -398,6 +492,9 @@ def main(argv=None):
         started = time.monotonic()
         progress = Progress(0, 0) if args.merge_only else generate(out, settings, args.jobs)
         summary = merge(out, args.test_percent, args.size)
+        if args.exact_held_out or (out / EXACT_HELD_OUT_FILE).exists():
+            summary["held_out_solved_this_run"], summary["held_out_exact_beyond_games"] = label_held_out(
+                out, args.exact_held_out, args.jobs, args.anti)
     except DataError as error:
         sys.stderr.write("training_data: %s\n" % error)
         return 1
@@ -414,6 +511,10 @@ def main(argv=None):
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print("%d positions (%d unique under symmetry, %d exact): %d to train, %d held out" % (
         summary["positions"], summary["unique"], summary["exact"], summary["train"], summary["test"]))
+    if "held_out_solved_this_run" in summary:
+        print("held out: %d positions of %d-%d empties labelled exactly (%d solved in this run)" % (
+            summary["held_out_exact_beyond_games"], EXACT_HELD_OUT_EMPTIES[0], EXACT_HELD_OUT_EMPTIES[1],
+            summary["held_out_solved_this_run"]))
     if progress.games:
         print("this run: %d games, %d positions in %s; the workers searched %.0f s and solved %.0f s" % (
             progress.games, progress.positions, clock(elapsed), progress.search_ms / 1000, progress.solve_ms / 1000))
