@@ -148,9 +148,11 @@ class Progress:
             eta = "%s left" % clock(left)
         else:
             eta = "time left: after the first one"
-        return "[%s%s] %d/%d %s, %d positions, %.1f positions/s, %s elapsed, %s" % (
-            "#" * filled, "." * (width - filled), done, self.total, self.unit, self.positions,
-            self.positions / max(elapsed, 1e-3), clock(elapsed), eta)
+        rate = ""
+        if self.unit == "games":  # a solve labels one position
+            rate = " %d positions, %.1f positions/s," % (self.positions, self.positions / max(elapsed, 1e-3))
+        return "[%s%s] %d/%d %s,%s %s elapsed, %s" % (
+            "#" * filled, "." * (width - filled), done, self.total, self.unit, rate, clock(elapsed), eta)
 
     def run(self):
         while not self.stopped.wait(PROGRESS_S):
