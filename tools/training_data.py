@@ -2,9 +2,9 @@
 """Training positions for the evaluation: self-play games of the player itself, labelled by deep searches.
 
     .venv/bin/python tools/training_data.py --games 200               # a small run: ~10,600 positions
-    .venv/bin/python tools/training_data.py --games 20000 --seed 1    # the full run (>= 1,000,000 positions)
+    .venv/bin/python tools/training_data.py --games 21300 --seed 1    # the full run (>= 1,000,000 positions)
     .venv/bin/python tools/training_data.py --anti --games 4000       # Anti-Othello, into build/training-anti
-    make training-data GAMES=20000                                    # the same through make
+    make training-data GAMES=21300                                    # the same through make
 
 What it does (docs/PLAYER.md, "Training"):
 1. Games. Each game starts from a diverse opening: half from a balanced
@@ -440,8 +440,8 @@ def solve_held_out(out, positions, jobs, anti):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="The full run: --games 26000 (about 1,070,000 positions, 41 a game, "
-                                     "before deduplication; a run grows with the same command and more --games); "
+                                     epilog="The full run: --games 21300 (1,094,504 positions, 51 a game; "
+                                     "1,001,146 after deduplication; a run grows with the same command and more --games); "
                                      "docs/PLAYER.md, 'Training', has its time.")
     parser.add_argument("--games", type=whole_number(1), default=200, help="self-play games (default 200)")
     parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the openings and random moves")
