@@ -97,7 +97,7 @@ def play_again(pico, finished):
 
 def lowest(lows, start, end):
     """The lowest (free, at ms) of the second-by-second lows from start to end (ms of device time)."""
-    return min((low for low in lows if start <= low[1] < end), default=None)
+    return min(low for low in lows if start <= low[1] < end)
 
 
 def main():
@@ -142,7 +142,8 @@ def main():
         pico.enter_raw_repl(soft_reset=False)
         names = pico.run_script("import micropython\nmicropython.qstr_info()\n").split()
         lines = [line for line in pico.console.splitlines() if line.startswith("heap_")]
-        print("\n".join(line for line in lines if line.startswith("heap_slowest")))
+        slowest = [line for line in lines if line.startswith("heap_slowest")]
+        print("\n".join(slowest))
         lows = [tuple(int(word) for word in line.split()[1:3]) for line in lines if line.startswith("heap_low ")]
         ends = starts[1:] + [pico.now]
         for number, (plies, result) in enumerate(results, 1):
@@ -150,7 +151,7 @@ def main():
             print("game %d over %d plies, %s, lowest_free %d at %d" % (number, plies, result, free, at))
         free, at = min(lows)
         print("lowest_free", free, "at", at, "ms of device time")
-        print("slowest_collect_us", [line for line in lines if line.startswith("heap_slowest")][-1].split()[1])
+        print("slowest_collect_us", slowest[-1].split()[1])
         counts = dict(word.rstrip(",").split("=") for word in names if "=" in word)
         print("interned_names", counts["n_qstr"], "in", counts["n_pool"], "pools of", counts["n_total_bytes"], "bytes")
 
