@@ -1,7 +1,10 @@
 """tools/pico_emulator.py without the emulator: the flash image it builds, and what it says when a piece is missing."""
 
+import threading
+
 import pytest
 
+import deploy
 import pico_emulator
 
 
@@ -35,3 +38,28 @@ def test_missing_pieces_say_what_to_run(tmp_path, monkeypatch):
     monkeypatch.setattr(pico_emulator, "RP2040JS", tmp_path / "none")
     with pytest.raises(pico_emulator.PicoError, match="run `make pico-deps`"):
         pico_emulator.node_program()
+
+
+def test_emulations_side_by_side_build_their_files_apart(tmp_path):
+    # tools/replay.py's two `play` commands run side by side: each emulation's files were built in
+    # build/<board>/, which every build empties first, and one run removed the other's files mid-read
+    paths = deploy.Paths(build=tmp_path)
+    (tmp_path / "pico_breadboard_i2c").mkdir()
+    (tmp_path / "pico_breadboard_i2c" / "kept.txt").write_text("make flash's build")
+    results, failures = [], []
+
+    def build():
+        try:
+            results.append(pico_emulator.build_files("pico_breadboard_i2c", paths=paths))
+        except Exception as error:  # noqa: BLE001 - the test reports whatever a build raised
+            failures.append(error)
+
+    threads = [threading.Thread(target=build) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert len(results) == 3 and results[0] == results[1] == results[2]
+    assert "/lib/othello/board.mpy" in results[0]
+    assert sorted(path.name for path in tmp_path.rglob("*")) == ["kept.txt", "pico_breadboard_i2c"]

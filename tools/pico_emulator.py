@@ -173,12 +173,18 @@ def files_of_image(image):
 
 
 def build_files(board=DEFAULT_BOARD, main=True, extra=None, paths=None):
-    """{board path: bytes} of `make flash BOARD=board` (tools/deploy.py build), without /main.py unless main."""
-    try:
-        plan = deploy.build(board, paths or deploy.Paths())
-    except deploy.DeployError as error:
-        raise PicoError(str(error))
-    files = {board_path: Path(local).read_bytes() for board_path, local in plan.items()}
+    """{board path: bytes} of `make flash BOARD=board` (tools/deploy.py build), without /main.py unless main.
+
+    Built in a directory of its own, not in build/<board>/, which each build empties first: two
+    emulations started side by side (tools/replay.py's two commands) removed each other's files there.
+    """
+    paths = paths or deploy.Paths()
+    with tempfile.TemporaryDirectory(prefix="pico-files-") as build:
+        try:
+            plan = deploy.build(board, deploy.Paths(paths.firmware, paths.configs, build, paths.tools))
+        except deploy.DeployError as error:
+            raise PicoError(str(error))
+        files = {board_path: Path(local).read_bytes() for board_path, local in plan.items()}
     if not main:
         files.pop("/main.py")
     files.update(extra or {})
