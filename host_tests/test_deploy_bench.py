@@ -1,8 +1,11 @@
 """The device benchmarks run on the host: tools/device_bench.py (make bench-device) under both host
 MicroPythons with --quick, tools/device_endgame.py and tools/device_search_plain.py on the unix port (the
-device's moves, docs/DEVICE_SPEED.md)."""
+device's moves, docs/DEVICE_SPEED.md), and tools/solver_tree.py (the solver's tree with a bigger table or
+an oracle's moves)."""
 
 from pathlib import Path
+
+import pytest
 
 import micropython_runner
 
@@ -10,6 +13,7 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "tools" / "device_bench.py"
 ENDGAME = REPO / "tools" / "device_endgame.py"
 PLAIN = REPO / "tools" / "device_search_plain.py"
+TREE = REPO / "tools" / "solver_tree.py"
 
 
 def test_device_bench_quick_run(micropython, compiled_firmware):
@@ -58,3 +62,32 @@ def test_device_search_plain_plays_every_level_without_the_fast_paths():
     assert sorted({(line[1], line[2]) for line in moves}) == [(str(level), str(ply)) for level in (5, 6, 7, 8) for ply in (20, 32, 46, 50)]
     assert all(int(line[3]) > 0 for line in moves)
     assert ["fast_path_modules_loaded", "0"] in lines, output
+
+
+def solver_tree(*values):
+    code = "import sys\nsys.argv[:] = ['solver_tree.py'] + %r\n" % [str(value) for value in values] + TREE.read_text()
+    lines = [line.split() for line in micropython_runner.run_unix(code, path=[REPO / "host_tests" / "mpy"]).splitlines()]
+    positions = [(int(line[3]), int(line[5])) for line in lines if line[0] == "position"]
+    return positions, lines[-1]
+
+
+def test_solver_tree_primes_the_oracles_moves_without_changing_a_score():
+    plain, summary = solver_tree(12, 10, 0)
+    assert summary[:7] == ["tree", "12", "table_bits", "10", "oracle_plies", "0", "nodes"]
+    assert len(plain) == 8 and int(summary[7]) == sum(nodes for _, nodes in plain)
+    assert int(summary[11]) == max(nodes for _, nodes in plain)
+    primed, summary = solver_tree(12, 12, 2)
+    assert summary[:6] == ["tree", "12", "table_bits", "12", "oracle_plies", "2"]
+    # the oracle's moves are tried first, and only that: the same exact scores from a different tree
+    assert [score for score, _ in primed] == [score for score, _ in plain]
+    assert [nodes for _, nodes in primed] != [nodes for _, nodes in plain]
+
+
+@pytest.mark.parametrize("values, problem", [((15,), "no positions of 15"), ((16, 3), "TABLE_BITS 3"),
+                                             ((16, 10, 5), "ORACLE_PLIES 5"), (("x",), "'x' is not a whole"),
+                                             ((16, 10, 0, 1), "at most three")])
+def test_solver_tree_refuses_bad_values_with_its_usage(values, problem):
+    code = "import sys\nsys.argv[:] = ['solver_tree.py'] + %r\n" % [str(value) for value in values] + TREE.read_text()
+    with pytest.raises(micropython_runner.MicroPythonError) as failure:
+        micropython_runner.run_unix(code, path=[REPO / "host_tests" / "mpy"])
+    assert "exited with 2" in str(failure.value) and problem in str(failure.value) and "usage:" in str(failure.value)
