@@ -15,6 +15,11 @@ def names(bits, size=8):
     return sorted(square_name(s, size) for s in squares_of(bits))
 
 
+def image_mask(bits, square_map):
+    """The mask's image under a square map (player.book.symmetries), one square at a time."""
+    return sum(1 << square_map[square] for square in range(len(square_map)) if bits >> square & 1)
+
+
 def setup(black="", white="", turn=BLACK, variant=None):
     """A board holding just these discs, `turn` to move."""
     board = Board(variant)

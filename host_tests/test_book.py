@@ -10,6 +10,7 @@ import time
 import pytest
 
 import build_book
+from engine_helpers import image_mask
 from othello import Board
 from othello.kernel import Kernel
 from othello.notation import split_transcript
@@ -188,8 +189,7 @@ def test_symmetric_positions_find_the_same_moves_turned(tiny_book):
     found = book_module.moves_for(board, kernel, path)
     for table in book_module.symmetries(8):
         image = Board()
-        image.set_discs(book_module.transform_mask(board.black, table), book_module.transform_mask(board.white, table),
-                        board.turn)
+        image.set_discs(image_mask(board.black, table), image_mask(board.white, table), board.turn)
         assert book_module.moves_for(image, kernel, path) == [(table[square], score) for square, score in found]
 
 

@@ -9,6 +9,7 @@ from othello.compat import popcount
 from othello.geometry import Embedding, geometry
 from othello.kernel import Kernel
 from othello.variant import START_EMPTY, WHITE, Variant
+from engine_helpers import image_mask
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
 from player.evaluation import POSITIONAL_VALUES, SCALARS, PatternEvaluator, SquareEvaluator, _group, weights_file
@@ -430,6 +431,33 @@ def test_book_symmetries_are_a_group_of_8_distinct_maps():
         assert sorted(table) == list(range(64))
 
 
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_book_symmetries_undo_with_their_inverses(size):
+    for symmetry in range(8):
+        back = book_module.INVERSES[symmetry]
+        for square in range(size * size):
+            assert book_module.image_square(book_module.image_square(square, symmetry, size), back, size) == square
+
+
+@pytest.mark.parametrize("size", [6, 8, 10])
+def test_book_canonical_image_is_the_least_of_the_eight_as_integers(size):
+    rng = random.Random(size)
+    tables = book_module.symmetries(size)
+    for _ in range(300):
+        squares = rng.sample(range(size * size), rng.randrange(size * size + 1))
+        cut = rng.randrange(len(squares) + 1)
+        player = sum(1 << square for square in squares[:cut])
+        opponent = sum(1 << square for square in squares[cut:])
+        images = [(image_mask(player, table), image_mask(opponent, table)) for table in tables]
+        least = min(images)
+        assert book_module.canonical(player, opponent, size) == least + (images.index(least),)
+    # the start position is its own image under four symmetries: the first of them is named
+    start = Board(Variant(size=size))
+    images = [(image_mask(start.player_discs(), table), image_mask(start.opponent_discs(), table)) for table in tables]
+    assert images.count(min(images)) > 1
+    assert book_module.canonical(start.player_discs(), start.opponent_discs(), size) == min(images) + (images.index(min(images)),)
+
+
 def test_book_gives_variety_to_weak_levels():
     board = Board()
     board.play("f5")
@@ -464,8 +492,7 @@ def test_evaluation_is_the_same_for_mirror_images():
     evaluator = PatternEvaluator(8)
     scores = set()
     for table in book_module.symmetries(8):
-        kernel.set_root(book_module.transform_mask(board.player_discs(), table),
-                        book_module.transform_mask(board.opponent_discs(), table))
+        kernel.set_root(image_mask(board.player_discs(), table), image_mask(board.opponent_discs(), table))
         scores.add(evaluator.evaluate(kernel, 0))
     assert len(scores) == 1
 

@@ -28,62 +28,76 @@ VERSION = 1
 HEADER_SIZE = 12
 ENTRY_SIZE = 10
 
+# The inverse of each symmetry (image_square's numbering): a swap of rows and columns after one mirror
+# is undone by the swap before the other mirror.
+INVERSES = (0, 1, 2, 3, 4, 6, 5, 7)
+
 _symmetries = {}
+
+
+def image_square(square, symmetry, size):
+    """Where `symmetry` (0-7) sends `square`: bit 0 mirrors the columns, then bit 1 the rows, then bit 2
+    swaps rows and columns (0 is the identity)."""
+    row, column = divmod(square, size)
+    if symmetry & 1:
+        column = size - 1 - column
+    if symmetry & 2:
+        row = size - 1 - row
+    if symmetry & 4:
+        row, column = column, row
+    return row * size + column
 
 
 def symmetries(size):
     """The 8 square maps of the board's symmetry group, as bytearrays (identity first)."""
     found = _symmetries.get(size)
     if found is None:
-        last = size - 1
-        found = []
-        for transform in range(8):
-            table = bytearray(size * size)
-            for row in range(size):
-                for column in range(size):
-                    r, c = row, column
-                    if transform & 1:
-                        c = last - c
-                    if transform & 2:
-                        r = last - r
-                    if transform & 4:
-                        r, c = c, r
-                    table[row * size + column] = r * size + c
-            found.append(table)
+        found = [bytearray(image_square(square, symmetry, size) for square in range(size * size))
+                 for symmetry in range(8)]
         _symmetries[size] = found
     return found
 
 
-def transform_mask(mask, table):
-    out = 0
-    square = 0
-    while mask:
-        if mask & 1:
-            out |= 1 << table[square]
-        mask >>= 1
-        square += 1
-    return out
+def _squares(mask, size):
+    """The squares of the mask's discs. A row at a time: on the Pico a 64-bit mask is a big integer, which
+    every shift would copy, and a row is a small one."""
+    found = []
+    full_row = (1 << size) - 1
+    for first in range(0, size * size, size):
+        row = (mask >> first) & full_row
+        square = first
+        while row:
+            if row & 1:
+                found.append(square)
+            row >>= 1
+            square += 1
+    return found
+
+
+def _mask(squares):
+    mask = 0
+    for square in squares:
+        mask |= 1 << square
+    return mask
 
 
 def canonical(player, opponent, size):
-    """(player, opponent, symmetry index) of the least image of the position."""
+    """(player, opponent, symmetry index) of the least image of the position (as a pair of integers).
+
+    Each image is compared as its squares, highest first: one pair of masks is less than another exactly
+    when its lists are, and the lists are small integers where the masks would be big ones on the Pico
+    (a lookup took 24-57 ms there for the 16 images as masks, docs/PLAYER.md)."""
+    mine = _squares(player, size)
+    theirs = _squares(opponent, size)
     best = None
     best_index = 0
-    tables = symmetries(size)
-    for index in range(8):
-        image = (transform_mask(player, tables[index]), transform_mask(opponent, tables[index]))
+    for symmetry in range(8):
+        image = (sorted([image_square(square, symmetry, size) for square in mine], reverse=True),
+                 sorted([image_square(square, symmetry, size) for square in theirs], reverse=True))
         if best is None or image < best:
             best = image
-            best_index = index
-    return best[0], best[1], best_index
-
-
-def _preimage(table, square):
-    """The board square that `table` sends to `square`."""
-    for origin in range(len(table)):
-        if table[origin] == square:
-            return origin
-    raise ValueError("square %d is not on the board" % square)
+            best_index = symmetry
+    return _mask(best[0]), _mask(best[1]), best_index
 
 
 def book_path(size):
@@ -150,11 +164,11 @@ def moves_for(board, kernel, path=None):
                 low = middle + 1
             else:
                 high = middle
-        back = symmetries(board.size)[symmetry]
+        back = INVERSES[symmetry]
         found = []
         stream.seek(HEADER_SIZE + low * ENTRY_SIZE)
         while low < count and stream.readinto(entry) == ENTRY_SIZE and (_read_u32(entry, 0), _read_u32(entry, 4)) == key:
-            square = _preimage(back, entry[8])
+            square = image_square(entry[8], back, board.size)
             score = entry[9] - 256 if entry[9] > 127 else entry[9]
             if board.is_legal(square):
                 found.append((square, score / 2))
