@@ -52,8 +52,9 @@ def symmetries(size):
     """The 8 square maps of the board's symmetry group, as bytearrays (identity first)."""
     found = _symmetries.get(size)
     if found is None:
-        found = [bytearray(image_square(square, symmetry, size) for square in range(size * size))
-                 for symmetry in range(8)]
+        found = []
+        for symmetry in range(8):
+            found.append(bytearray(_image(range(size * size), symmetry, size)))
         _symmetries[size] = found
     return found
 
@@ -74,11 +75,13 @@ def _squares(mask, size):
     return found
 
 
-def _mask(squares):
-    mask = 0
+def _image(squares, symmetry, size):
+    """The squares' images under `symmetry`, a list (plain loops: each comprehension would be one more
+    function's code in the heap while the book is)."""
+    found = []
     for square in squares:
-        mask |= 1 << square
-    return mask
+        found.append(image_square(square, symmetry, size))
+    return found
 
 
 def canonical(player, opponent, size):
@@ -92,12 +95,18 @@ def canonical(player, opponent, size):
     best = None
     best_index = 0
     for symmetry in range(8):
-        image = (sorted([image_square(square, symmetry, size) for square in mine], reverse=True),
-                 sorted([image_square(square, symmetry, size) for square in theirs], reverse=True))
+        image = (_image(mine, symmetry, size), _image(theirs, symmetry, size))
+        image[0].sort(reverse=True)
+        image[1].sort(reverse=True)
         if best is None or image < best:
             best = image
             best_index = symmetry
-    return _mask(best[0]), _mask(best[1]), best_index
+    player = opponent = 0
+    for square in best[0]:
+        player |= 1 << square
+    for square in best[1]:
+        opponent |= 1 << square
+    return player, opponent, best_index
 
 
 def book_path(size):
