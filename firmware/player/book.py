@@ -89,7 +89,7 @@ def canonical(player, opponent, size):
 
     Each image is compared as its squares, highest first: one pair of masks is less than another exactly
     when its lists are, and the lists are small integers where the masks would be big ones on the Pico
-    (a lookup there took 43 ms on average with the images as masks, 27 ms now: docs/PLAYER.md)."""
+    (a lookup there took 43 ms on average with the images as masks, 26 ms now: docs/PLAYER.md)."""
     mine = _squares(player, size)
     theirs = _squares(opponent, size)
     best = None
