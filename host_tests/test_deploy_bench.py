@@ -64,9 +64,14 @@ def test_device_search_plain_plays_every_level_without_the_fast_paths():
     assert ["fast_path_modules_loaded", "0"] in lines, output
 
 
-def solver_tree(*values):
+def run_solver_tree(values):
+    """tools/solver_tree.py's output on the unix port, given these command-line values."""
     code = "import sys\nsys.argv[:] = ['solver_tree.py'] + %r\n" % [str(value) for value in values] + TREE.read_text()
-    lines = [line.split() for line in micropython_runner.run_unix(code, path=[REPO / "host_tests" / "mpy"]).splitlines()]
+    return micropython_runner.run_unix(code, path=[REPO / "host_tests" / "mpy"])
+
+
+def solver_tree(*values):
+    lines = [line.split() for line in run_solver_tree(values).splitlines()]
     positions = [(int(line[3]), int(line[5])) for line in lines if line[0] == "position"]
     return positions, lines[-1]
 
@@ -87,7 +92,6 @@ def test_solver_tree_primes_the_oracles_moves_without_changing_a_score():
                                              ((16, 10, 5), "ORACLE_PLIES 5"), (("x",), "'x' is not a whole"),
                                              ((16, 10, 0, 1), "at most three")])
 def test_solver_tree_refuses_bad_values_with_its_usage(values, problem):
-    code = "import sys\nsys.argv[:] = ['solver_tree.py'] + %r\n" % [str(value) for value in values] + TREE.read_text()
     with pytest.raises(micropython_runner.MicroPythonError) as failure:
-        micropython_runner.run_unix(code, path=[REPO / "host_tests" / "mpy"])
+        run_solver_tree(values)
     assert "exited with 2" in str(failure.value) and problem in str(failure.value) and "usage:" in str(failure.value)
