@@ -190,6 +190,18 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     assert "solver twins ok %d" % len(cases) in output, output
 
 
+def test_the_machine_code_solver_equals_the_viper_solver_on_the_rp2040():
+    # The other half of test_fastpath_endgame's cases (passes, black holes, Anti-Othello, 6x6 inside the
+    # 8x8 board; 4 to 12 empties), each solved with five windows by the player's solver, whose last five
+    # empty squares are machine code here (player/endgame_thumb.py), and by its viper twin.
+    cases = [on_bit_board(b) + (anti,) for b, anti in endgame_cases()[1::2]]
+    files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_endgame.py": ENDGAME_TWINS.read_bytes()})
+    with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
+        pico.enter_raw_repl()
+        output = pico.run_script("import fastpath_endgame\nfastpath_endgame.machine_code_twins(%r)\n" % (cases,))
+    assert "machine code twins ok %d" % len(cases) in output, output
+
+
 def test_the_profile_counts_the_cycles_of_the_devices_time_where_they_are_spent():
     # tools/device_profile.py's counts: every cycle of a viper loop is counted at an address of its machine
     # code, and all of them add up to the emulated time the loop took (125 cycles a microsecond).
@@ -247,7 +259,10 @@ def test_the_solvers_code_fits_where_either_midgame_search_was():
             pico.enter_raw_repl()
             sizes[module] = largest_block(pico.run_script(
                 "import gc, micropython\nimport %s\ngc.collect()\nmicropython.mem_info(1)\n" % module))
-    assert min(sizes.values()) > 16000, sizes  # the map was read: each holds a module's machine code
+    # the map was read: each holds a module's machine code (the solver's biggest, _order_moves or _search,
+    # since its last five empty squares are machine code from asm_thumb, player.endgame_thumb)
+    assert min(sizes["player.search_viper"], sizes["player.search_viper6"]) > 16000, sizes
+    assert sizes["player.endgame_viper"] > 4000, sizes
     assert sizes["player.endgame_viper"] <= min(sizes["player.search_viper"], sizes["player.search_viper6"]), sizes
 
 

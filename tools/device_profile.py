@@ -8,8 +8,9 @@ the viper solver, as tools/device_endgame.py's solver part does (the player's so
 its 2**10 entries before each), while the emulated chip counts its cycles at every instruction address
 (tools/pico/chip.mjs, `profile`). Emulated time runs as without the count, so the device time and nodes
 per second it prints are the device's. Then it attributes the cycles to the functions of
-player/endgame_viper.py that are viper code (each function's machine code lies in the heap from the
-address its function object holds, MicroPython v1.27's mp_obj_fun_bc_t, to the next one's), to
+player/endgame_viper.py that are viper code, and to player/endgame_thumb.py's machine code (each
+function's code lies in the heap from the address its function object holds, MicroPython v1.27's
+mp_obj_fun_bc_t or mp_obj_fun_asm_t, to the next one's), to
 MicroPython's own code in flash (the interpreter, and the runtime a viper function calls: a call, an
 argument's conversion, a global's lookup) and to the rest. --out writes the counts per address as JSON
 with the functions' addresses, for a closer look at a function's machine code.
@@ -28,6 +29,7 @@ sys.path.insert(0, str(TOOLS))
 import pico_emulator  # noqa: E402
 
 MODULE = REPO / "firmware" / "player" / "endgame_viper.py"
+THUMB_MODULE = REPO / "firmware" / "player" / "endgame_thumb.py"
 POSITIONS = REPO / "host_tests" / "mpy" / "fastpath_positions.py"
 FLASH = (0x10000000, 0x10200000)  # the XIP flash: MicroPython's code (the .uf2)
 RAM = (0x20000000, 0x20042000)
@@ -40,10 +42,13 @@ from othello.geometry import geometry
 from player.engine import SOLVER_TABLE_BITS
 from player.endgame_viper import ViperSolver
 import player.endgame_viper as module
+import player.endgame_thumb as thumb
 solver = ViperSolver(geometry(8), %(empties)d, SOLVER_TABLE_BITS)
 boards = [Board.from_position(text) for text in ENDGAMES[%(empties)d]]
 for name in %(names)r:
     print('code', name, machine.mem32[id(getattr(module, name)) + 12])
+for name in %(thumb_names)r:
+    print('code', name, machine.mem32[id(getattr(thumb, name)) + 8])
 """
 SOLVE = """
 from time import ticks_diff, ticks_us
@@ -58,11 +63,11 @@ print('solved', len(boards), elapsed, nodes)
 """
 
 
-def viper_functions(path):
-    """The names of the module's functions decorated @micropython.viper."""
+def decorated_functions(path, decorator_name="micropython.viper"):
+    """The names of the module's functions with that decorator."""
     tree = ast.parse(path.read_text())
     return [node.name for node in tree.body if isinstance(node, ast.FunctionDef)
-            and any(ast.unparse(decorator) == "micropython.viper" for decorator in node.decorator_list)]
+            and any(ast.unparse(decorator) == decorator_name for decorator in node.decorator_list)]
 
 
 def code_ranges(starts):
@@ -93,13 +98,14 @@ def main():
     parser.add_argument("--empties", type=int, default=14, choices=(12, 14, 16), help="the positions' size")
     parser.add_argument("--out", help="the counts per address and the functions' addresses, as JSON")
     args = parser.parse_args()
-    names = viper_functions(MODULE)
+    names = decorated_functions(MODULE)
+    thumb_names = decorated_functions(THUMB_MODULE, "micropython.asm_thumb")
     files = pico_emulator.build_files(main=False, extra={"/lib/" + POSITIONS.name: POSITIONS.read_bytes()})
     try:
         with pico_emulator.EmulatedPico(files=files) as pico:
             pico.enter_raw_repl()
             starts = {}
-            for line in pico.run_script(SETUP % dict(empties=args.empties, names=names)).splitlines():
+            for line in pico.run_script(SETUP % dict(empties=args.empties, names=names, thumb_names=thumb_names)).splitlines():
                 word = line.split()
                 if word and word[0] == "code":
                     starts[word[1]] = int(word[2])

@@ -14,7 +14,9 @@ is the module with directive lines where a fragment goes:
 
 which puts the fragment `legal` at the directive's indentation, each name
 left of an `=` renamed to the one on its right (all at once, so a swap is
-two renames). Every generated module starts with a header naming its
+two renames). The same holds for the one module of inline assembler,
+player/endgame_thumb.py: its fragments (thumb_*) name registers and labels,
+renamed the same way for each direction. Every generated module starts with a header naming its
 template; host_tests/test_gen_viper.py regenerates them and fails on any
 difference, so a hand edit of a generated file cannot go unnoticed.
 
@@ -47,6 +49,8 @@ MODULES = {
     "firmware/othello/kernel_viper.py": "kernel_viper.py.in",
     "firmware/othello/perft_viper.py": "perft_viper.py.in",
     "firmware/player/endgame_viper.py": "endgame_viper.py.in",
+    "firmware/player/endgame_viper_small.py": "endgame_viper_small.py.in",
+    "firmware/player/endgame_thumb.py": "endgame_thumb.py.in",
     "firmware/player/search_viper.py": "search_viper.py.in",
     "firmware/player/search_viper6.py": "search_viper.py.in",
 }

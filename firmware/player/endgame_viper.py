@@ -20,7 +20,8 @@ share). Two parts are functions of their own, each called once for much
 work, so that the machine code comes in blocks the Pico's heap can place:
 the listing and ordering of a node's moves (_order_moves), which does a
 node's worth of work for each move, and the whole subtree of a node of
-_FIVE empty squares or fewer (_solve_small). The search keeps its own stack
+_FIVE empty squares or fewer (endgame_viper_small.solve_small, or on the Pico
+its machine-code twin endgame_thumb.solve_small). The search keeps its own stack
 in preallocated arrays (position, window, best score and move list per ply)
 and allocates nothing; it counts nodes and, every _POLL_NODES nodes, checks
 the node limit and calls should_stop() so a long solve can be interrupted.
@@ -36,9 +37,9 @@ Move order and cut-offs, which decide how far it reaches on the Pico:
   two: the bigger subtree stays, two results for one position are merged);
 - from _STABLE_EMPTIES, when alpha is high, a node's opponent's stable edge
   discs bound the score from above (stability cut-off), before it is
-  searched, in the loop or by _solve_small;
+  searched, in the loop or by the small solver;
 - with _FIVE empty squares or fewer, the node is searched in the locals
-  without frames or move lists (_solve_small; fragments
+  without frames or move lists (the small solver; fragments
   solve_level_open/close), down to the last square, whose flips are counted
   along its lines from tables; its moves are the empty squares tried
   directly, without move generation, those in a quadrant with an odd number
@@ -62,6 +63,13 @@ from micropython import const  # noqa: E402
 from othello.board import PASS  # noqa: E402
 from othello.compat import popcount  # noqa: E402
 
+if sys.platform == "rp2":
+    # the Pico's Cortex-M0+: the last five empty squares in its own machine code (asm_thumb, which the
+    # unix port has not)
+    from player import endgame_thumb  # noqa: E402
+else:
+    endgame_thumb = None
+
 # A constant whose name starts with _ is MicroPython's compile-time constant only: unlike the public
 # names, it takes no place in the module's globals (nor its name a place in the heap).
 MAX_EMPTIES = 32  # the most empty squares a solver can be made for
@@ -69,13 +77,15 @@ DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on
 _SORT_EMPTIES = const(7)
 _TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 _ETC_EMPTIES = const(8)  # ... and from this many, look up each child there first (enhanced transposition cut-off)
-_FIVE = const(5)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
-_FOUR = const(4)
-_THREE = const(3)
 _STABLE_EMPTIES = const(3)  # nodes with this many empties try the stability cut-off ...
 _STABLE_ALPHA = const(8)  # ... when alpha is at least this: below, it would take 28 stable discs, all the edges
 TABLE_BITS = 10  # 2**10 entries of 8 bytes, in buckets of two
 _POLL_NODES = const(1024)
+
+# the small solver's levels (endgame_viper_small, and its machine-code twin endgame_thumb)
+_FIVE = const(5)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
+_FOUR = const(4)
+_THREE = const(3)
 
 # cfg words (array 'I'); the masks above 0x3FFFFFFF live here (see PICO_FACTS)
 _C_FULL = const(0)
@@ -105,7 +115,8 @@ _C_ORDER_FROM = const(82)  # the first list entry to fill (1 when the table's mo
 _C_STORE_VALUE = const(83)  # in, for _store_entry: the node's value + _BIAS
 _C_ADDRESSES = const(84)  # 7 (low, high) words: the buffers' addresses (solver_buffers), high 0 on the Pico
 _C_SMALL_NODES = const(98)  # out, from _solve_small: the nodes of its subtree but its own
-_C_SIZE = const(99)
+_C_SMALL_STATE = const(99)  # the machine-code twin's state buffer (player.endgame_thumb), where it runs
+_C_SIZE = const(100)
 _ORDER_CUT = const(1024)  # _order_moves returns this + value + _BIAS for a cut-off, else a list's length
 
 # frame words per ply (array 'I'); scores are stored + _BIAS, since the unix
@@ -178,7 +189,8 @@ def _never():
 class ViperSolver:
     name = "viper"
 
-    def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS, table=None):
+    def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS, table=None,
+                 machine_code=True):
         """Stacks for `max_empties` and a transposition table of 2**table_bits entries.
 
         The table is made here unless `table` lends one: an object with the
@@ -188,6 +200,11 @@ class ViperSolver:
         the two never run at once (the midgame search sees none of what the
         solver wrote: its flags say which entries are its own). Whoever else
         writes in a lent table must call clear_table() before the next solve.
+
+        On the Pico the last five empty squares are searched by the machine-code
+        twin of the viper small solver (player.endgame_thumb); `machine_code=False`
+        loads the viper one (player.endgame_viper_small) there too, for the twin
+        tests.
         """
         if geometry.size != 8:
             raise ValueError("the viper solver handles the 8x8 board only, not %dx%d" % (geometry.size, geometry.size))
@@ -196,7 +213,7 @@ class ViperSolver:
         self.geometry = geometry
         self.max_empties = max_empties
         # A frame for each node that lists its moves, and one for its child: at the root, or with 6 or more
-        # empty squares (_solve_small searches the last five, reading its node's frame). A pass keeps the
+        # empty squares (the small solver searches the last five, reading its node's frame). A pass keeps the
         # empty squares but cannot follow a pass, so the deepest such node, with 6, is at ply
         # 2 * (max_empties - 6) + 1.
         plies = max(2 * max_empties - 9, 2)
@@ -241,6 +258,15 @@ class ViperSolver:
             address = _address(buffer)
             cfg[_C_ADDRESSES + 2 * at] = address & 0xFFFFFFFF
             cfg[_C_ADDRESSES + 2 * at + 1] = address >> 32
+        if machine_code and endgame_thumb is not None:
+            state = endgame_thumb.new_state()
+            cfg[_C_SMALL_STATE] = _address(state)
+            self._small_state = state
+            self._solve_small = endgame_thumb.solve_small
+        else:
+            from player.endgame_viper_small import solve_small
+
+            self._solve_small = solve_small
         self._should_stop = _never
         self.nodes = 0
 
@@ -996,987 +1022,6 @@ def _store_entry(cfg_address: uint) -> int:
     return 0
 
 
-@micropython.viper
-def _solve_small(xl: uint) -> int:
-    """The exact score (+ _BIAS) of _search's node at cfg[_C_CALL_PLY], of _FIVE empty squares or fewer (not
-    the root, which must name its move), its subtree's nodes but its own left in cfg[_C_SMALL_NODES].
-
-    The node is searched in the locals, with no move list and no frame. With five to three empty squares,
-    its moves are tried odd quadrants first, each child searched by the level below with the window
-    (-beta, -alpha) and counted as a node (solve_level_open/close, one piece of code for all three); with
-    two, each move's child (one empty square) is counted as a node; whoever can play the last square does,
-    and that ends the game. A function of its own so that the solver's machine code comes in blocks a heap
-    a game has cut up can place (see _store_entry). Searching nodes of five here, not in _search's frames,
-    took 3% less time on 14 empties from play; the call, once a node of five, gives back 1%
-    (docs/DEVICE_SPEED.md).
-    xl: cfg's address (solver_buffers). Its register (the first two locals are registers on the M0+, the
-    argument first) then serves as the flip walk's run, with xh, and as the last square's line and count.
-    """
-    xh = uint(0)
-    cfg = ptr32(xl)
-    pos = ptr32(uint(cfg[_C_ADDRESSES]) | ((uint(cfg[_C_ADDRESSES + 1]) << 16) << 16))
-    frame = ptr32(uint(cfg[_C_ADDRESSES + 2]) | ((uint(cfg[_C_ADDRESSES + 3]) << 16) << 16))
-    lists = ptr8(uint(cfg[_C_ADDRESSES + 4]) | ((uint(cfg[_C_ADDRESSES + 5]) << 16) << 16))
-    by_lines = int(cfg[_C_BY_LINES])
-    full = uint(cfg[_C_FULL])
-    m1 = uint(cfg[_C_M1])
-    not_a = uint(cfg[_C_NOT_A])
-    not_h = uint(cfg[_C_NOT_H])
-    high_quads = uint(cfg[_C_HIGH_QUADS])
-    anti = int(cfg[_C_ANTI])
-    squares = int(cfg[_C_SQUARES])
-    runs_after = ptr8(uint(lists) + _AFTER_AT)  # the last square's two tables (lists), at their own addresses
-    runs_before = ptr8(uint(lists) + _BEFORE_AT)
-    ply = int(cfg[_C_CALL_PLY])
-    at = ply << 2
-    fr = ply << _FRAME_SHIFT
-    pl = uint(pos[at])
-    ph = uint(pos[at + 1])
-    ol = uint(pos[at + 2])
-    oh = uint(pos[at + 3])
-    el = uint(cfg[_C_PLAYABLE]) & ((pl | ol) ^ full)
-    eh = uint(cfg[_C_PLAYABLE + 1]) & ((ph | oh) ^ full)
-    empties = int(frame[fr + _F_EMPTIES])
-    node_odd_l = uint(0)
-    node_odd_h = uint(0)
-    if empties >= 3:
-        parity = int(frame[fr + _F_PARITY])
-        if parity & 1:
-            node_odd_l = uint(0x0F0F0F0F)
-        if parity & 2:
-            node_odd_l |= high_quads
-        if parity & 4:
-            node_odd_h = uint(0x0F0F0F0F)
-        if parity & 8:
-            node_odd_h |= high_quads
-    nodes = 0
-    value = 0
-    inner_alpha = int(frame[fr + _F_ALPHA]) - _BIAS
-    inner_beta = int(frame[fr + _F_BETA]) - _BIAS
-    level5 = 0
-    if empties == _FIVE:
-        level5 = 1
-        alpha5 = inner_alpha
-        beta5 = inner_beta
-        best5 = 0 - _INFINITY
-        side5 = 0  # 1 after a pass: (p5l, p5h) is then the opponent of the node's side to move
-        p5l = pl
-        p5h = ph
-        o5l = ol
-        o5h = oh
-        e5l = el
-        e5h = eh
-        group5 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
-        odd5_l = node_odd_l
-        odd5_h = node_odd_h
-        w5l = el & odd5_l
-        w5h = eh & odd5_h
-    while True:
-        if level5:
-            # the node's next legal move, odd quadrants first, into a child with one empty square fewer
-            while True:
-                if not (w5l | w5h):
-                    group5 += 1
-                    if group5 == 2:
-                        break
-                    w5l = e5l & (odd5_l ^ full)
-                    w5h = e5h & (odd5_h ^ full)
-                    continue
-                if w5l:
-                    bl = w5l & (0 - w5l)
-                    bh = uint(0)
-                else:
-                    bl = uint(0)
-                    bh = w5h & (0 - w5h)
-                w5l ^= bl
-                w5h ^= bh
-                fl = uint(0)
-                fh = uint(0)
-                xl = (bl << 1) & not_a
-                xh = (bh << 1) & not_a
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xl = (xl << 1) & not_a
-                        xh = (xh << 1) & not_a
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl >> 1) & not_h
-                xh = (bh >> 1) & not_h
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xl = (xl >> 1) & not_h
-                        xh = (xh >> 1) & not_h
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 8) & full
-                xh = ((bh << 8) | (bl >> 24)) & full
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 8) | (xl >> 24)) & full
-                        xl = (xl << 8) & full
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 8) | (bh << 24)) & full
-                xh = bh >> 8
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 8) | (xh << 24)) & full
-                        xh = xh >> 8
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 9) & not_a
-                xh = ((bh << 9) | (bl >> 23)) & not_a
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 9) | (xl >> 23)) & not_a
-                        xl = (xl << 9) & not_a
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 9) | (bh << 23)) & not_h
-                xh = (bh >> 9) & not_h
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 9) | (xh << 23)) & not_h
-                        xh = (xh >> 9) & not_h
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                xl = (bl << 7) & not_h
-                xh = ((bh << 7) | (bl >> 25)) & not_h
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xh = ((xh << 7) | (xl >> 25)) & not_h
-                        xl = (xl << 7) & not_h
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                xl = ((bl >> 7) | (bh << 25)) & not_a
-                xh = (bh >> 7) & not_a
-                if (xl & o5l) | (xh & o5h):
-                    rl = uint(0)
-                    rh = uint(0)
-                    while (xl & o5l) | (xh & o5h):
-                        rl |= xl
-                        rh |= xh
-                        xl = ((xl >> 7) | (xh << 25)) & not_a
-                        xh = (xh >> 7) & not_a
-                    if (xl & p5l) | (xh & p5h):
-                        fl |= rl
-                        fh |= rh
-                if fl | fh:
-                    break
-            if group5 == 2:
-                if best5 > 0 - _INFINITY:
-                    break
-                if side5:
-                    # neither side can move: the game is over, the empty squares to the winner
-                    fl = p5l
-                    fh = p5h
-                    mine = 0
-                    fl = fl - ((fl >> 1) & m1)
-                    fh = fh - ((fh >> 1) & m1)
-                    fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                    fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                    fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                    mine = int(((fl * 0x01010101) & full) >> 24)
-                    best5 = mine + mine + _FIVE - squares
-                    if best5 > 0:
-                        best5 += _FIVE
-                    elif best5 < 0:
-                        best5 -= _FIVE
-                    if anti:
-                        best5 = 0 - best5
-                    break
-                # no move: pass, the opponent plays from the same position
-                nodes += 1
-                side5 = 1
-                sl = p5l
-                sh = p5h
-                p5l = o5l
-                p5h = o5h
-                o5l = sl
-                o5h = sh
-                value = alpha5
-                alpha5 = 0 - beta5
-                beta5 = 0 - value
-                group5 = 0
-                w5l = e5l & odd5_l
-                w5h = e5h & odd5_h
-                continue
-            nodes += 1
-            pl = o5l ^ fl
-            ph = o5h ^ fh
-            ol = p5l | fl | bl
-            oh = p5h | fh | bh
-            el = e5l ^ bl
-            eh = e5h ^ bh
-            empties = _FIVE - 1
-            inner_alpha = 0 - beta5
-            inner_beta = 0 - alpha5
-            # the child's odd quadrants: the move's quadrant changes parity
-            quadrant = uint(0x0F0F0F0F)
-            if (bl | bh) & high_quads:
-                quadrant = high_quads
-            node_odd_l = odd5_l
-            node_odd_h = odd5_h
-            if bl:
-                node_odd_l ^= quadrant
-            else:
-                node_odd_h ^= quadrant
-        level4 = 0
-        if empties == _FOUR:
-            level4 = 1
-            alpha4 = inner_alpha
-            beta4 = inner_beta
-            best4 = 0 - _INFINITY
-            side4 = 0  # 1 after a pass: (p4l, p4h) is then the opponent of the node's side to move
-            p4l = pl
-            p4h = ph
-            o4l = ol
-            o4h = oh
-            e4l = el
-            e4h = eh
-            group4 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
-            odd4_l = node_odd_l
-            odd4_h = node_odd_h
-            w4l = el & odd4_l
-            w4h = eh & odd4_h
-        while True:
-            if level4:
-                # the node's next legal move, odd quadrants first, into a child with one empty square fewer
-                while True:
-                    if not (w4l | w4h):
-                        group4 += 1
-                        if group4 == 2:
-                            break
-                        w4l = e4l & (odd4_l ^ full)
-                        w4h = e4h & (odd4_h ^ full)
-                        continue
-                    if w4l:
-                        bl = w4l & (0 - w4l)
-                        bh = uint(0)
-                    else:
-                        bl = uint(0)
-                        bh = w4h & (0 - w4h)
-                    w4l ^= bl
-                    w4h ^= bh
-                    fl = uint(0)
-                    fh = uint(0)
-                    xl = (bl << 1) & not_a
-                    xh = (bh << 1) & not_a
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xl = (xl << 1) & not_a
-                            xh = (xh << 1) & not_a
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    xl = (bl >> 1) & not_h
-                    xh = (bh >> 1) & not_h
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xl = (xl >> 1) & not_h
-                            xh = (xh >> 1) & not_h
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    xl = (bl << 8) & full
-                    xh = ((bh << 8) | (bl >> 24)) & full
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xh = ((xh << 8) | (xl >> 24)) & full
-                            xl = (xl << 8) & full
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    xl = ((bl >> 8) | (bh << 24)) & full
-                    xh = bh >> 8
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xl = ((xl >> 8) | (xh << 24)) & full
-                            xh = xh >> 8
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    xl = (bl << 9) & not_a
-                    xh = ((bh << 9) | (bl >> 23)) & not_a
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xh = ((xh << 9) | (xl >> 23)) & not_a
-                            xl = (xl << 9) & not_a
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    xl = ((bl >> 9) | (bh << 23)) & not_h
-                    xh = (bh >> 9) & not_h
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xl = ((xl >> 9) | (xh << 23)) & not_h
-                            xh = (xh >> 9) & not_h
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    xl = (bl << 7) & not_h
-                    xh = ((bh << 7) | (bl >> 25)) & not_h
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xh = ((xh << 7) | (xl >> 25)) & not_h
-                            xl = (xl << 7) & not_h
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    xl = ((bl >> 7) | (bh << 25)) & not_a
-                    xh = (bh >> 7) & not_a
-                    if (xl & o4l) | (xh & o4h):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (xl & o4l) | (xh & o4h):
-                            rl |= xl
-                            rh |= xh
-                            xl = ((xl >> 7) | (xh << 25)) & not_a
-                            xh = (xh >> 7) & not_a
-                        if (xl & p4l) | (xh & p4h):
-                            fl |= rl
-                            fh |= rh
-                    if fl | fh:
-                        break
-                if group4 == 2:
-                    if best4 > 0 - _INFINITY:
-                        break
-                    if side4:
-                        # neither side can move: the game is over, the empty squares to the winner
-                        fl = p4l
-                        fh = p4h
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        best4 = mine + mine + _FOUR - squares
-                        if best4 > 0:
-                            best4 += _FOUR
-                        elif best4 < 0:
-                            best4 -= _FOUR
-                        if anti:
-                            best4 = 0 - best4
-                        break
-                    # no move: pass, the opponent plays from the same position
-                    nodes += 1
-                    side4 = 1
-                    sl = p4l
-                    sh = p4h
-                    p4l = o4l
-                    p4h = o4h
-                    o4l = sl
-                    o4h = sh
-                    value = alpha4
-                    alpha4 = 0 - beta4
-                    beta4 = 0 - value
-                    group4 = 0
-                    w4l = e4l & odd4_l
-                    w4h = e4h & odd4_h
-                    continue
-                nodes += 1
-                pl = o4l ^ fl
-                ph = o4h ^ fh
-                ol = p4l | fl | bl
-                oh = p4h | fh | bh
-                el = e4l ^ bl
-                eh = e4h ^ bh
-                empties = _FOUR - 1
-                inner_alpha = 0 - beta4
-                inner_beta = 0 - alpha4
-                # the child's odd quadrants: the move's quadrant changes parity
-                quadrant = uint(0x0F0F0F0F)
-                if (bl | bh) & high_quads:
-                    quadrant = high_quads
-                node_odd_l = odd4_l
-                node_odd_h = odd4_h
-                if bl:
-                    node_odd_l ^= quadrant
-                else:
-                    node_odd_h ^= quadrant
-            level3 = 0
-            if empties == _THREE:
-                level3 = 1
-                alpha3 = inner_alpha
-                beta3 = inner_beta
-                best3 = 0 - _INFINITY
-                side3 = 0  # 1 after a pass: (p3l, p3h) is then the opponent of the node's side to move
-                p3l = pl
-                p3h = ph
-                o3l = ol
-                o3h = oh
-                e3l = el
-                e3h = eh
-                group3 = 0  # 0: the squares of odd quadrants, 1: the others, 2: none left
-                odd_l = node_odd_l
-                odd_h = node_odd_h
-                w3l = el & odd_l
-                w3h = eh & odd_h
-            while True:
-                if level3:
-                    # the node's next legal move, odd quadrants first, into a child with one empty square fewer
-                    while True:
-                        if not (w3l | w3h):
-                            group3 += 1
-                            if group3 == 2:
-                                break
-                            w3l = e3l & (odd_l ^ full)
-                            w3h = e3h & (odd_h ^ full)
-                            continue
-                        if w3l:
-                            bl = w3l & (0 - w3l)
-                            bh = uint(0)
-                        else:
-                            bl = uint(0)
-                            bh = w3h & (0 - w3h)
-                        w3l ^= bl
-                        w3h ^= bh
-                        fl = uint(0)
-                        fh = uint(0)
-                        xl = (bl << 1) & not_a
-                        xh = (bh << 1) & not_a
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl << 1) & not_a
-                                xh = (xh << 1) & not_a
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl >> 1) & not_h
-                        xh = (bh >> 1) & not_h
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xl = (xl >> 1) & not_h
-                                xh = (xh >> 1) & not_h
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 8) & full
-                        xh = ((bh << 8) | (bl >> 24)) & full
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 8) | (xl >> 24)) & full
-                                xl = (xl << 8) & full
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 8) | (bh << 24)) & full
-                        xh = bh >> 8
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 8) | (xh << 24)) & full
-                                xh = xh >> 8
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 9) & not_a
-                        xh = ((bh << 9) | (bl >> 23)) & not_a
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 9) | (xl >> 23)) & not_a
-                                xl = (xl << 9) & not_a
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 9) | (bh << 23)) & not_h
-                        xh = (bh >> 9) & not_h
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 9) | (xh << 23)) & not_h
-                                xh = (xh >> 9) & not_h
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        xl = (bl << 7) & not_h
-                        xh = ((bh << 7) | (bl >> 25)) & not_h
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xh = ((xh << 7) | (xl >> 25)) & not_h
-                                xl = (xl << 7) & not_h
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        xl = ((bl >> 7) | (bh << 25)) & not_a
-                        xh = (bh >> 7) & not_a
-                        if (xl & o3l) | (xh & o3h):
-                            rl = uint(0)
-                            rh = uint(0)
-                            while (xl & o3l) | (xh & o3h):
-                                rl |= xl
-                                rh |= xh
-                                xl = ((xl >> 7) | (xh << 25)) & not_a
-                                xh = (xh >> 7) & not_a
-                            if (xl & p3l) | (xh & p3h):
-                                fl |= rl
-                                fh |= rh
-                        if fl | fh:
-                            break
-                    if group3 == 2:
-                        if best3 > 0 - _INFINITY:
-                            break
-                        if side3:
-                            # neither side can move: the game is over, the empty squares to the winner
-                            fl = p3l
-                            fh = p3h
-                            mine = 0
-                            fl = fl - ((fl >> 1) & m1)
-                            fh = fh - ((fh >> 1) & m1)
-                            fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                            fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                            fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                            mine = int(((fl * 0x01010101) & full) >> 24)
-                            best3 = mine + mine + _THREE - squares
-                            if best3 > 0:
-                                best3 += _THREE
-                            elif best3 < 0:
-                                best3 -= _THREE
-                            if anti:
-                                best3 = 0 - best3
-                            break
-                        # no move: pass, the opponent plays from the same position
-                        nodes += 1
-                        side3 = 1
-                        sl = p3l
-                        sh = p3h
-                        p3l = o3l
-                        p3h = o3h
-                        o3l = sl
-                        o3h = sh
-                        value = alpha3
-                        alpha3 = 0 - beta3
-                        beta3 = 0 - value
-                        group3 = 0
-                        w3l = e3l & odd_l
-                        w3h = e3h & odd_h
-                        continue
-                    nodes += 1
-                    pl = o3l ^ fl
-                    ph = o3h ^ fh
-                    ol = p3l | fl | bl
-                    oh = p3h | fh | bh
-                    el = e3l ^ bl
-                    eh = e3h ^ bh
-                    empties = _THREE - 1
-                    inner_alpha = 0 - beta3
-                    inner_beta = 0 - alpha3
-                    # the child's odd quadrants: the move's quadrant changes parity
-                    quadrant = uint(0x0F0F0F0F)
-                    if (bl | bh) & high_quads:
-                        quadrant = high_quads
-                    odd2_l = odd_l
-                    odd2_h = odd_h
-                    if bl:
-                        odd2_l ^= quadrant
-                    else:
-                        odd2_h ^= quadrant
-                best = 0 - _INFINITY
-                side = 0  # 1 after a pass: (pl, ph) is then the opponent of the node's side to move
-                cut = inner_beta  # a move this good ends the search (fail-soft)
-                while True:
-                    ql = el
-                    qh = eh
-                    while ql | qh:
-                        if ql:
-                            bl = ql & (0 - ql)
-                            bh = uint(0)
-                        else:
-                            bl = uint(0)
-                            bh = qh & (0 - qh)
-                        ql ^= bl
-                        qh ^= bh
-                        # One flip walk serves three steps, `stage`: 0 the node's move on (bl, bh) with two
-                        # empty squares, then the last square (bl, bh) for (sl, sh) to move against (tl, th):
-                        # 1 played by (sl, sh), 2 by (tl, th) if (sl, sh) cannot.
-                        sl = pl
-                        sh = ph
-                        tl = ol
-                        th = oh
-                        stage = 1
-                        if empties == 2:
-                            stage = 0
-                        ul = sl
-                        uh = sh
-                        vl = tl
-                        vh = th
-                        while True:
-                            if stage and by_lines:
-                                # The last square: the board is full but for it, so along each of its
-                                # four lines every square not (ul, uh)'s is the opponent's, and its
-                                # flips are counted from (ul, uh)'s discs on the line alone: the run up
-                                # to the nearest one on either side (edge tables, no flip walk).
-                                if bl:
-                                    square = int(lists[((bl * 0x077CB531) & full) >> 27])
-                                else:
-                                    square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
-                                row = square >> 3
-                                column = square & 7
-                                after = column + 1  # the shifts of a row's and a diagonal's byte
-                                before = 8 - column
-                                xl = uh
-                                if row < 4:
-                                    xl = ul
-                                xl = (xl >> ((row & 3) << 3)) & 0xFF
-                                xh = uint(runs_after[xl >> after]) + uint(runs_before[(xl << before) & 0xFF])
-                                xl = ((((ul >> column) & 0x01010101) * 0x01020408) >> 24) & 0xF
-                                xl |= ((((uh >> column) & 0x01010101) * 0x01020408) >> 20) & 0xF0
-                                xh += uint(runs_after[xl >> (row + 1)]) + uint(runs_before[(xl << (8 - row)) & 0xFF])
-                                line = _C_DIAGONALS + ((column - row + 7) << 1)
-                                xl = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
-                                xl |= xl >> 16
-                                xl = (xl | (xl >> 8)) & 0xFF
-                                xh += uint(runs_after[xl >> after]) + uint(runs_before[(xl << before) & 0xFF])
-                                line = _C_ANTI_DIAGONALS + ((column + row) << 1)
-                                xl = (ul & uint(cfg[line])) | (uh & uint(cfg[line + 1]))
-                                xl |= xl >> 16
-                                xl = (xl | (xl >> 8)) & 0xFF
-                                xh += uint(runs_after[xl >> after]) + uint(runs_before[(xl << before) & 0xFF])
-                                n = int(xh)
-                                flipped = n
-                            else:
-                                fl = uint(0)
-                                fh = uint(0)
-                                xl = (bl << 1) & not_a
-                                xh = (bh << 1) & not_a
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xl = (xl << 1) & not_a
-                                        xh = (xh << 1) & not_a
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                xl = (bl >> 1) & not_h
-                                xh = (bh >> 1) & not_h
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xl = (xl >> 1) & not_h
-                                        xh = (xh >> 1) & not_h
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                xl = (bl << 8) & full
-                                xh = ((bh << 8) | (bl >> 24)) & full
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xh = ((xh << 8) | (xl >> 24)) & full
-                                        xl = (xl << 8) & full
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                xl = ((bl >> 8) | (bh << 24)) & full
-                                xh = bh >> 8
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xl = ((xl >> 8) | (xh << 24)) & full
-                                        xh = xh >> 8
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                xl = (bl << 9) & not_a
-                                xh = ((bh << 9) | (bl >> 23)) & not_a
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xh = ((xh << 9) | (xl >> 23)) & not_a
-                                        xl = (xl << 9) & not_a
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                xl = ((bl >> 9) | (bh << 23)) & not_h
-                                xh = (bh >> 9) & not_h
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xl = ((xl >> 9) | (xh << 23)) & not_h
-                                        xh = (xh >> 9) & not_h
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                xl = (bl << 7) & not_h
-                                xh = ((bh << 7) | (bl >> 25)) & not_h
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xh = ((xh << 7) | (xl >> 25)) & not_h
-                                        xl = (xl << 7) & not_h
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                xl = ((bl >> 7) | (bh << 25)) & not_a
-                                xh = (bh >> 7) & not_a
-                                if (xl & vl) | (xh & vh):
-                                    rl = uint(0)
-                                    rh = uint(0)
-                                    while (xl & vl) | (xh & vh):
-                                        rl |= xl
-                                        rh |= xh
-                                        xl = ((xl >> 7) | (xh << 25)) & not_a
-                                        xh = (xh >> 7) & not_a
-                                    if (xl & ul) | (xh & uh):
-                                        fl |= rl
-                                        fh |= rh
-                                flipped = 0
-                                if fl | fh:
-                                    flipped = 1
-                                    if stage:
-                                        n = 0
-                                        fl = fl - ((fl >> 1) & m1)
-                                        fh = fh - ((fh >> 1) & m1)
-                                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                                        n = int(((fl * 0x01010101) & full) >> 24)
-                                    else:
-                                        nodes += 1  # the child: the opponent to move on the last square
-                                        sl = ol ^ fl
-                                        sh = oh ^ fh
-                                        tl = pl | fl | bl
-                                        th = ph | fh | bh
-                                        bl = el ^ bl
-                                        bh = eh ^ bh
-                            if flipped:
-                                if stage:
-                                    break
-                            elif stage == 0:
-                                break  # the move is illegal
-                            elif stage == 2:
-                                stage = 3  # nobody can play the last square
-                                break
-                            stage += 1
-                            ul = tl
-                            uh = th
-                            vl = sl
-                            vh = sh
-                            if stage == 1:
-                                ul = sl
-                                uh = sh
-                                vl = tl
-                                vh = th
-                        if not stage:
-                            continue
-                        xl = sl
-                        xh = sh
-                        mine = 0
-                        xl = xl - ((xl >> 1) & m1)
-                        xh = xh - ((xh >> 1) & m1)
-                        xl = (xl & 0x33333333) + ((xl >> 2) & 0x33333333)
-                        xh = (xh & 0x33333333) + ((xh >> 2) & 0x33333333)
-                        xl = ((xl + (xl >> 4)) & 0x0F0F0F0F) + ((xh + (xh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((xl * 0x01010101) & full) >> 24)
-                        value = mine + mine + 1 - squares  # (sl, sh)'s discs minus (tl, th)'s
-                        if stage == 3:
-                            # the last square goes to the winner
-                            if value > 0:
-                                value += 1
-                            elif value < 0:
-                                value -= 1
-                        elif stage == 1:
-                            value += n + n + 1
-                        else:
-                            value -= n + n + 1
-                        if anti:
-                            value = 0 - value
-                        if empties == 2:
-                            value = 0 - value
-                        if value > best:
-                            best = value
-                            if value >= cut:
-                                break
-                    if best > 0 - _INFINITY:
-                        break
-                    if side:
-                        # neither side can move (only with two empty squares: one is always played): the game
-                        # is over, the empty squares to the winner
-                        fl = pl
-                        fh = ph
-                        mine = 0
-                        fl = fl - ((fl >> 1) & m1)
-                        fh = fh - ((fh >> 1) & m1)
-                        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-                        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-                        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-                        mine = int(((fl * 0x01010101) & full) >> 24)
-                        best = mine + mine + 2 - squares  # minus the other side's discs, squares - 2 - mine
-                        if best > 0:
-                            best += 2
-                        elif best < 0:
-                            best -= 2
-                        if anti:
-                            best = 0 - best
-                        break
-                    # no move: pass, the opponent plays from the same position
-                    nodes += 1
-                    side = 1
-                    cut = 0 - inner_alpha
-                    sl = pl
-                    sh = ph
-                    pl = ol
-                    ph = oh
-                    ol = sl
-                    oh = sh
-                value = best
-                if side:
-                    value = 0 - best
-                if not level3:
-                    break
-                value = 0 - value
-                if value > best3:
-                    best3 = value
-                    if value >= beta3:
-                        break
-                    if value > alpha3:
-                        alpha3 = value
-            if level3:
-                value = best3
-                if side3:
-                    value = 0 - best3
-            if not level4:
-                break
-            value = 0 - value
-            if value > best4:
-                best4 = value
-                if value >= beta4:
-                    break
-                if value > alpha4:
-                    alpha4 = value
-        if level4:
-            value = best4
-            if side4:
-                value = 0 - best4
-        if not level5:
-            break
-        value = 0 - value
-        if value > best5:
-            best5 = value
-            if value >= beta5:
-                break
-            if value > alpha5:
-                alpha5 = value
-    if level5:
-        value = best5
-        if side5:
-            value = 0 - best5
-    cfg[_C_SMALL_NODES] = nodes
-    return value + _BIAS
-
-
 _solving = [None]  # the solver whose _search() runs
 
 
@@ -2017,7 +1062,7 @@ def _search() -> int:
     squares = int(cfg[_C_SQUARES])
     node_limit = int(cfg[_C_NODE_LIMIT])
     # the helpers from locals: a global's lookup at each call costs more than the call itself
-    solve_small = _solve_small
+    solve_small = self._solve_small
     probe_entry = _probe_entry
     order_moves = _order_moves
     store_entry = _store_entry
@@ -2109,7 +1154,7 @@ def _search() -> int:
                     value = 0 - value
                 returning = 1
             elif empties <= _FIVE and ply:
-                # The last five to one empty squares (not at the root, which must name its move): _solve_small.
+                # The last five to one empty squares (not at the root, which must name its move): the small solver.
                 cfg[_C_CALL_PLY] = ply
                 value = int(solve_small(cfg_address)) - _BIAS
                 nodes += int(cfg[_C_SMALL_NODES])

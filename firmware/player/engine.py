@@ -225,16 +225,21 @@ class Engine:
 # the viper fast paths' modules: the engine keeps one of them in the heap at a time (a game on another
 # board may have left the other midgame search's)
 FAST_MODULES = ("player.search_viper", "player.search_viper6", _SOLVER_MODULE)
+# what a fast path's module imports for itself, let go with it: the solver's last five empty squares
+# (machine code on the Pico, viper elsewhere), which would otherwise stay in the heap through the next game
+_FAST_PARTS = {_SOLVER_MODULE: ("player.endgame_thumb", "player.endgame_viper_small")}
 
 
 def _let_go_but(module):
-    """Release every fast path's module but `module` (None: all) and collect at once, so that it finds its
-    room."""
+    """Release every fast path's module but `module` (None: all), with its parts, and collect at once, so
+    that it finds its room."""
     released = False
     for name in FAST_MODULES:
-        if name != module and name in sys.modules:
-            release_module(name)
-            released = True
+        if name != module:
+            for part in (name,) + _FAST_PARTS.get(name, ()):
+                if part in sys.modules:
+                    release_module(part)
+                    released = True
     if released:
         gc.collect()
 

@@ -69,6 +69,36 @@ def check_scores(cases):
     print("solver twins ok", len(cases))
 
 
+def machine_code_twins(cases):
+    """cases: (blocked, player, opponent, anti); the Pico's machine-code _solve_small against the viper one.
+
+    Each case is solved with a full window, a null window on either side of the draw, a narrow one off
+    the score and by solve_exact, from a clear table, once by each solver: scores, moves and node counts
+    must all be equal, as the levels' node budgets and the host's replay count on the same tree.
+    """
+    key = solvers = None
+    for i, (blocked, player, opponent, anti) in enumerate(cases):
+        if blocked != key:
+            key = blocked
+            solvers = None
+            gc.collect()
+            g = geometry(8, blocked)
+            # made for these cases' 12 empties at most, with smaller tables: two solvers in the Pico's heap
+            solvers = (ViperSolver(g, 12, 8), ViperSolver(g, 12, 8, machine_code=False))
+        assert solvers[0]._solve_small is not solvers[1]._solve_small, "no machine code here"
+        results = []
+        for solver in solvers:
+            answers = []
+            for alpha, beta in ((-64, 64), (-1, 1), (0, 1), (5, 9)):
+                solver.clear_table()
+                answers.append(solver.solve(player, opponent, anti, alpha, beta) + (solver.nodes,))
+            solver.clear_table()
+            answers.append(solver.solve_exact(player, opponent, anti) + (solver.nodes,))
+            results.append(answers)
+        assert results[0] == results[1], "case %d: machine code %r, viper %r" % (i, results[0], results[1])
+    print("machine code twins ok", len(cases))
+
+
 def brute_force(g, player, opponent, anti, passed=False):
     """Minimax over every line to the end: no pruning, no ordering, no table."""
     moves = g.moves(player, opponent)
@@ -109,7 +139,7 @@ def against_brute_force(cases):
 
 
 # The most nodes past a node limit: the limit is checked as a node is entered, and a node of five empty squares
-# counts up to 291 more within itself (_solve_small): a pass and five children, each of them with a pass and
+# counts up to 291 more within itself (the small solver): a pass and five children, each of them with a pass and
 # four children, and so on down to two empty squares (a pass and two children): m(2) = 3, m(k) = 1 + k (1 + m(k - 1)).
 _IN_NODE_MOST = 292
 
