@@ -30,19 +30,19 @@ recurses with `bl`, a frame of 16 words a node; r7 holds the state's address,
 r6 the board's, r5 the node's frame throughout, and the subroutines keep r5.
 
 The state (STATE_BYTES, word aligned; ViperSolver makes it with new_state()
-and puts its address in cfg[99]):
-    0 nodes   4 anti   8 flip stack top   12 empty squares listed
-    16 EMPTY: their board indices (up to five), ascending by square
-    24 QUADRANT: each one's quadrant (bit 0: columns e-h, bit 1: rows 5-8)
-    32 disc difference   36 cfg   40 the node's frame   44 its position
-    48-64 r8-r12 as the caller had them   68-84 the popcount's and de Bruijn's constants
-    88 DE_BRUIJN (32 bytes)   120 SPREAD: a nibble's bits as a word's bytes (16 words)
-    184 BOARD (128 bytes)   312 FLIPS (112)   424 FRAMES (5 x 64)
-A frame (byte offsets): 0 empties, 4 disc difference, 8 colour to move,
-12 alpha, 16 beta, 20 odd quadrants, 24 best, 28 passed, 32 next list
-entry, 36 group (0: odd quadrants, 1: the others), 40 return address,
-44 move, 48 flip stack before it, 52 its quadrant, 56 value, 60 the child's
-disc difference.
+and puts its address in cfg[_C_SMALL_STATE]), at the offsets _S_* below:
+the nodes counted, anti, the flip stack's top, how many empty squares are
+listed, EMPTY (their board indices, up to five, ascending by square) and
+QUADRANT (each one's quadrant: bit 0 columns e-h, bit 1 rows 5-8), the disc
+difference, the addresses of cfg, the node's frame and its position, r8-r12
+as the caller had them, the popcount's and de Bruijn's constants, the
+DE_BRUIJN table, SPREAD (a nibble's bits as a word's four bytes, 16 words),
+the BOARD (10 rows of _ROW bytes, with some to spare), FLIPS (a byte a disc
+flipped) and the FRAMES, _NODE_BYTES a node, whose words (_N_*) hold its
+empties, disc difference, colour to move, window, odd quadrants, best value,
+whether it passed, its next list entry and group (odd quadrants first), its
+return address, the move in search, the flip stack before it, its quadrant,
+the child's value and the child's disc difference.
 """
 
 import micropython
@@ -164,14 +164,18 @@ _N_QUADRANT = const(52)
 _N_VALUE = const(56)
 _N_CHILD_DIFFERENCE = const(60)
 _NODE_BYTES = const(64)
-def new_state():
-    """A state for solve_small: the board's border and every other byte zero, the tables set."""
+
+
+def new_state(de_bruijn):
+    """A state for solve_small: the board's border and every other byte zero, the tables set.
+
+    de_bruijn: the bit index of each word 1 << i, by the top five bits of its product with
+    _DE_BRUIJN_MULTIPLIER (endgame_viper.DE_BRUIJN, the table its viper code reads too)."""
     state = bytearray(STATE_BYTES)  # word aligned: the heap's blocks are
     for at, word in ((_S_M1, 0x55555555), (_S_M2, 0x33333333), (_S_M4, 0x0F0F0F0F), (_S_H01, 0x01010101),
                      (_S_DE_BRUIJN_MULTIPLIER, _DE_BRUIJN_MULTIPLIER)):
         state[at:at + 4] = word.to_bytes(4, "little")
-    for bit in range(32):
-        state[_S_DE_BRUIJN + ((((1 << bit) * _DE_BRUIJN_MULTIPLIER) & 0xFFFFFFFF) >> 27)] = bit
+    state[_S_DE_BRUIJN:_S_DE_BRUIJN + 32] = de_bruijn
     for nibble in range(16):
         word = (nibble & 1) | (nibble & 2) << 7 | (nibble & 4) << 14 | (nibble & 8) << 21
         state[_S_SPREAD + 4 * nibble:_S_SPREAD + 4 * nibble + 4] = word.to_bytes(4, "little")

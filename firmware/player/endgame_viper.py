@@ -259,7 +259,7 @@ class ViperSolver:
             cfg[_C_ADDRESSES + 2 * at] = address & 0xFFFFFFFF
             cfg[_C_ADDRESSES + 2 * at + 1] = address >> 32
         if machine_code and endgame_thumb is not None:
-            state = endgame_thumb.new_state()
+            state = endgame_thumb.new_state(DE_BRUIJN)
             cfg[_C_SMALL_STATE] = _address(state)
             self._small_state = state
             self._solve_small = endgame_thumb.solve_small

@@ -70,7 +70,7 @@ def check_scores(cases):
 
 
 def machine_code_twins(cases):
-    """cases: (blocked, player, opponent, anti); the Pico's machine-code _solve_small against the viper one.
+    """cases: (blocked, player, opponent, anti); the Pico's machine-code small solver against the viper one.
 
     Each case is solved with a full window, a null window on either side of the draw, a narrow one off
     the score and by solve_exact, from a clear table, once by each solver: scores, moves and node counts
