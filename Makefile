@@ -6,8 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < host_tests/requirements.txt | cut -d' ' -f1)
 
-# The emulated Pico's Node packages (tools/pico/package-lock.json), installed on first use.
-NODE_STAMP := tools/pico/node_modules/.installed-$(shell cksum < tools/pico/package-lock.json | cut -d' ' -f1)
+# The emulated Pico's Node packages (tools/device/pico/package-lock.json), installed on first use.
+PICO_DIR := tools/device/pico
+NODE_STAMP := $(PICO_DIR)/node_modules/.installed-$(shell cksum < $(PICO_DIR)/package-lock.json | cut -d' ' -f1)
 
 .PHONY: venv test pico-deps
 
@@ -15,9 +16,9 @@ venv: $(STAMP)
 
 pico-deps: $(NODE_STAMP)
 
-$(NODE_STAMP): tools/pico/package-lock.json
+$(NODE_STAMP): $(PICO_DIR)/package-lock.json
 	@command -v npm >/dev/null || { echo "The emulated Pico needs Node.js 20 or later with npm (https://nodejs.org)." >&2; exit 2; }
-	npm ci --prefix tools/pico --no-audit --no-fund --loglevel=error
+	npm ci --prefix $(PICO_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
 $(STAMP): host_tests/requirements.txt
@@ -37,24 +38,24 @@ play: $(STAMP) $(if $(findstring --pico,$(SIM)),$(NODE_STAMP))
 	$(PY) tools/sim $(if $(BOARD),--board board_configs/$(BOARD).json) $(SIM)
 
 # ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto);
-# PORT=emulated benchmarks the emulated Pico (tools/pico_emulator.py) instead of a real one
+# PORT=emulated benchmarks the emulated Pico (tools/device/pico_emulator.py) instead of a real one
 BOARD ?=
 PORT ?=
 PICO ?= RPI_PICO
 # The venv's mpremote first on PATH, so deploy.py uses the pinned one.
-DEPLOY = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) tools/deploy.py
+DEPLOY = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) tools/device/deploy.py
 
 .PHONY: firmware flash uf2 run repl bench-device
 
 firmware:
-	$(PYTHON) tools/fetch_firmware.py --board $(PICO)
+	$(PYTHON) tools/device/fetch_firmware.py --board $(PICO)
 
 flash: $(STAMP)
 	$(DEPLOY) flash --board "$(BOARD)" --port "$(PORT)"
 
-# One file with MicroPython and the game (tools/uf2.py): drop it on the Pico's RPI-RP2 drive.
+# One file with MicroPython and the game (tools/device/uf2.py): drop it on the Pico's RPI-RP2 drive.
 uf2: $(STAMP)
-	$(PY) tools/uf2.py --board "$(BOARD)" --pico "$(PICO)"
+	$(PY) tools/device/uf2.py --board "$(BOARD)" --pico "$(PICO)"
 
 run: $(STAMP)
 	$(DEPLOY) run --board "$(BOARD)" --port "$(PORT)"
@@ -68,7 +69,7 @@ bench-device: $(STAMP) $(if $(filter emulated,$(PORT)),$(NODE_STAMP))
 # ----- training the evaluation (docs/PLAYER.md, "Training"): self-play data into build/training*, a pattern
 # set's fit report, and the shipped weight files. GAMES self-play games (20000 for the full 8x8 run of
 # >= 1,000,000 positions), VARIANT the other games' options (--anti, --size 6, with their settings: PLAYER.md),
-# PATTERNS a set in tools/patterns/ (device6 for 6x6), FIT more tools/training_fit.py options (--anti, ...).
+# PATTERNS a set in tools/training/patterns/ (device6 for 6x6), FIT more tools/training/training_fit.py options (--anti, ...).
 GAMES ?= 200
 SEED ?= 1
 VARIANT ?=
@@ -78,24 +79,24 @@ FIT ?=
 .PHONY: training-data training-fit evaluation
 
 training-data: $(STAMP)
-	nice $(PY) tools/training_data.py --games $(GAMES) --seed $(SEED) $(VARIANT)
+	nice $(PY) tools/training/training_data.py --games $(GAMES) --seed $(SEED) $(VARIANT)
 
 training-fit: $(STAMP)
-	nice $(PY) tools/training_fit.py --patterns $(PATTERNS) $(FIT)
+	nice $(PY) tools/training/training_fit.py --patterns $(PATTERNS) $(FIT)
 
 # The weight files from the data the four training-data runs of PLAYER.md made, then the viper search's
 # leaf code from eval8.bin's patterns.
 evaluation: $(STAMP)
-	$(PY) tools/training_fit.py --patterns device --write firmware/player/eval8.bin
-	$(PY) tools/training_fit.py --patterns device --anti --write firmware/player/eval8a.bin
-	$(PY) tools/training_fit.py --patterns device6 --write firmware/player/eval6.bin
-	$(PY) tools/training_fit.py --patterns device6 --anti --write firmware/player/eval6a.bin
-	$(PY) tools/train_evaluation.py --size 8
-	$(PY) tools/gen_viper.py
+	$(PY) tools/training/training_fit.py --patterns device --write firmware/player/eval8.bin
+	$(PY) tools/training/training_fit.py --patterns device --anti --write firmware/player/eval8a.bin
+	$(PY) tools/training/training_fit.py --patterns device6 --write firmware/player/eval6.bin
+	$(PY) tools/training/training_fit.py --patterns device6 --anti --write firmware/player/eval6a.bin
+	$(PY) tools/training/train_evaluation.py --size 8
+	$(PY) tools/codegen/gen_viper.py
 
 # ----- the opening book (docs/PLAYER.md, "Opening book"): searches into build/book, the book into
 # firmware/player/book8.bin (an interrupted build goes on where it stopped when run again)
 .PHONY: book
 
 book: $(STAMP)
-	nice $(PY) tools/build_book.py
+	nice $(PY) tools/training/build_book.py

@@ -10,7 +10,7 @@ for path in (REPO / "firmware", REPO / "tools"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-import micropython_runner  # noqa: E402  (needs the path above)
+from runners import micropython_runner  # noqa: E402  (needs the path above)
 
 
 @pytest.fixture(params=micropython_runner.INTERPRETERS)
@@ -32,6 +32,6 @@ def compiled_firmware(tmp_path_factory):
     holds the compiler's working memory: memory measurements run this build.
     Its modules are named as on the board ("/lib/ui/play.mpy"), as their names take heap too.
     """
-    import wasi_memory
+    from device import wasi_memory
 
     return wasi_memory.compile_firmware(tmp_path_factory.mktemp("firmware_mpy"), march="x64")

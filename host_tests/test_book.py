@@ -1,4 +1,4 @@
-"""The opening book (issue 14): tools/build_book.py on a tiny configuration, and player/book.py reading its file."""
+"""The opening book (issue 14): tools/training/build_book.py on a tiny configuration, and player/book.py reading its file."""
 
 import hashlib
 import os
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-import build_book
+from training import build_book
 from engine_helpers import image_mask
 from othello import Board
 from othello.kernel import Kernel
@@ -34,9 +34,9 @@ def tiny_book(tmp_path_factory):
     """A book built by the tool in its smallest useful form: (directory, the tool's report on stdout)."""
     directory = tmp_path_factory.mktemp("book")
     (directory / "named.txt").write_text(NAMED)
-    matches = build_book.TOOLS / "match_openings.txt"
+    matches = build_book.TOOLS / "match" / "match_openings.txt"
     before = matches.read_bytes()
-    done = subprocess.run([sys.executable, str(build_book.TOOLS / "build_book.py")] + tiny_command(directory),
+    done = subprocess.run([sys.executable, str(build_book.HERE / "build_book.py")] + tiny_command(directory),
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     # the balanced openings every strength match plays are a fixed set: a book build leaves them alone
@@ -101,7 +101,7 @@ def test_the_same_command_reuses_the_searches_and_writes_the_same_file(tiny_book
     lines = cache.read_text().splitlines(keepends=True)
     # an interruption: three searches lost, the last one cut in the middle of its line
     (tmp_path / "cache" / cache.name).write_text("".join(lines[:-3]) + lines[-3][:20])
-    done = subprocess.run([sys.executable, str(build_book.TOOLS / "build_book.py")] + tiny_command(tmp_path),
+    done = subprocess.run([sys.executable, str(build_book.HERE / "build_book.py")] + tiny_command(tmp_path),
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "this run 3 in" in done.stdout
@@ -136,7 +136,7 @@ def test_ctrl_c_keeps_the_finished_searches_and_the_same_command_goes_on(tmp_pat
     (tmp_path / "named.txt").write_text("")
     # 75 searches of about 60 ms each: the signal comes a few searches in, at the test's 50 ms polls, with
     # most still to do (at depth 5 and 9 plies, 28 searches of 5 ms, a loaded machine once saw all done first)
-    command = [sys.executable, str(build_book.TOOLS / "build_book.py"), "--depth", "8", "--plies", "12",
+    command = [sys.executable, str(build_book.HERE / "build_book.py"), "--depth", "8", "--plies", "12",
                "--table-bits", "12", "--jobs", "1", "--named", str(tmp_path / "named.txt"),
                "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "book8.bin")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -235,9 +235,10 @@ def test_weak_levels_choose_among_the_book_moves_within_their_spread(tiny_book):
 
 
 def test_the_device_lookup_benchmark_runs_on_the_unix_port():
-    import micropython_runner
+    from device import bench
+    from runners import micropython_runner
 
-    output = micropython_runner.run_unix((build_book.TOOLS / "device_book.py").read_text())
+    output = micropython_runner.run_unix(bench.workload_code("book"))
     lines = [line.split() for line in output.splitlines()]
     assert lines[0][0] == "import" and lines[1][0] == "book" and lines[1][1].endswith("firmware/player/book8.bin")
     lookups = [line for line in lines if line[0] == "lookup"]

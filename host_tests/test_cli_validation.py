@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import micropython_runner
+from runners import micropython_runner
 from cli import build_parser, engine, main, player
 from cli.values import MAX_SECONDS
 from othello import Board
@@ -313,11 +313,11 @@ def test_many_openings_on_a_small_board_come_round_again():
 
 def test_the_documented_device_bench_command_runs_as_written():
     text = " ".join((REPO / "docs" / "HARDWARE.md").read_text().split())
-    command = re.search(r"`MICROPYPATH=firmware \.venv/bin/micropython -X heapsize=(\d+K) tools/device_bench\.py`",
+    command = re.search(r"`MICROPYPATH=firmware \.venv/bin/micropython -X heapsize=(\d+K) tools/device/workloads/overview\.py`",
                         text)
     assert command, "HARDWARE.md no longer gives the command"
     done = subprocess.run([micropython_runner.unix_binary(), "-X", "heapsize=" + command.group(1),
-                           "tools/device_bench.py", "--quick"], capture_output=True, text=True, cwd=str(REPO),
+                           "tools/device/workloads/overview.py", "--quick"], capture_output=True, text=True, cwd=str(REPO),
                           env=dict(os.environ, MICROPYPATH="firmware"), timeout=300)
     assert done.returncode == 0, done.stderr[-1500:]
     assert "search_nodes_per_s" in done.stdout

@@ -1,23 +1,18 @@
-"""The device benchmarks run on the host: tools/device_bench.py (make bench-device) under both host
-MicroPythons with --quick, tools/device_endgame.py and tools/device_search_plain.py on the unix port (the
-device's moves, docs/DEVICE_SPEED.md), and tools/solver_tree.py (the solver's tree with a bigger table or
-an oracle's moves)."""
-
-from pathlib import Path
+"""The device benchmarks run on the host: the overview (make bench-device) under both host MicroPythons
+with --quick, `bench.py endgame` and `bench.py search --plain` on the unix port (the device's moves,
+docs/DEVICE_SPEED.md), and `bench.py solver-tree` (the solver's tree with a bigger table or an oracle's
+moves)."""
 
 import pytest
 
-import micropython_runner
+from device import bench
+from runners import micropython_runner
 
-REPO = Path(__file__).resolve().parent.parent
-BENCH = REPO / "tools" / "device_bench.py"
-ENDGAME = REPO / "tools" / "device_endgame.py"
-PLAIN = REPO / "tools" / "device_search_plain.py"
-TREE = REPO / "tools" / "solver_tree.py"
+POSITIONS = [bench.POSITIONS.parent]
 
 
 def test_device_bench_quick_run(micropython, compiled_firmware):
-    code = "import sys\nsys.argv[:] = ['device_bench.py', '--quick']\n" + BENCH.read_text()
+    code = bench.workload_code("overview", argv=["--quick"])
     if micropython.interpreter == "unix":
         # The firmware compiled as `make flash` compiles it, in a small heap. 256K
         # on this 64-bit port (8-byte words) holds what about 192K holds on the
@@ -43,7 +38,7 @@ def test_device_bench_quick_run(micropython, compiled_firmware):
 def test_device_endgame_runs_on_the_unix_port():
     # The whole command, solves of 12 to 16 empties (about 10 s here): the player's engine swaps its
     # two viper fast paths during it, and the solver part must still have a working solver.
-    output = micropython_runner.run_unix(ENDGAME.read_text(), path=[REPO / "host_tests" / "mpy"])
+    output = micropython_runner.run_unix(bench.workload_code("endgame"), path=POSITIONS)
     figures = dict(line.split(" ", 1) for line in output.splitlines() if not line.startswith("level_8_move "))
     for empties in (14, 16):
         assert figures["solver_%d_positions" % empties] == "8"
@@ -56,7 +51,7 @@ def test_device_endgame_runs_on_the_unix_port():
 
 
 def test_device_search_plain_plays_every_level_without_the_fast_paths():
-    output = micropython_runner.run_unix(PLAIN.read_text(), path=[REPO / "tools"])
+    output = micropython_runner.run_unix(bench.workload_code("search", PLAIN=True))
     lines = [line.split() for line in output.splitlines()]
     moves = [line for line in lines if line[0] == "level"]
     assert sorted({(line[1], line[2]) for line in moves}) == [(str(level), str(ply)) for level in (5, 6, 7, 8) for ply in (20, 32, 46, 50)]
@@ -65,9 +60,8 @@ def test_device_search_plain_plays_every_level_without_the_fast_paths():
 
 
 def run_solver_tree(values):
-    """tools/solver_tree.py's output on the unix port, given these command-line values."""
-    code = "import sys\nsys.argv[:] = ['solver_tree.py'] + %r\n" % [str(value) for value in values] + TREE.read_text()
-    return micropython_runner.run_unix(code, path=[REPO / "host_tests" / "mpy"])
+    """`bench.py solver-tree`'s output on the unix port, given these command-line values."""
+    return micropython_runner.run_unix(bench.workload_code("solver_tree", argv=values), path=POSITIONS)
 
 
 def solver_tree(*values):

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-import deploy
+from device import deploy, firmware_build
 
-REPO = deploy.REPO
+REPO = firmware_build.REPO
 ARMV6M = 4  # .mpy native architecture code of -march=armv6m
 NATIVE_MARKERS = ("@micropython.viper", "@micropython.native", "@micropython.asm_thumb")
 
@@ -37,7 +37,7 @@ def project(tmp_path):
         "breadboard.json": '{"display": {"driver": "ssd1306"}}\n',
         "other.json": '{"display": {"driver": "sh1106"}}\n',
     })
-    return deploy.Paths(firmware=tmp_path / "firmware", configs=tmp_path / "configs", build=tmp_path / "build")
+    return firmware_build.Paths(firmware=tmp_path / "firmware", configs=tmp_path / "configs", build=tmp_path / "build")
 
 
 def mpy_header(data):
@@ -50,7 +50,7 @@ def test_every_firmware_module_compiles_to_an_armv6m_mpy():
     sources = sorted(path.relative_to(REPO / "firmware") for path in (REPO / "firmware").rglob("*.py")
                      if "__pycache__" not in path.parts)
     assert sources, "firmware/ has no Python files"
-    compiled = deploy.compile_all(sources, deploy.Paths())  # raises, naming the file, on viper the Pico rejects
+    compiled = firmware_build.compile_all(sources, firmware_build.Paths())  # raises, naming the file, on viper the Pico rejects
     for relative in sources:
         version, sub_version, arch, small_int_bits = mpy_header(compiled[relative])
         assert version == 6, relative
@@ -66,14 +66,14 @@ def test_viper_the_pico_rejects_is_a_clear_build_error(project):
     # A literal above 2**30 - 1 in viper code compiles on the 64-bit host but not for the Pico.
     (project.firmware / "game" / "fast.py").write_text(
         "import micropython\n@micropython.viper\ndef mask(x: uint) -> uint:\n    return x & 0xFEFEFEFE\n")
-    with pytest.raises(deploy.DeployError) as error:
-        deploy.build("breadboard", project)
+    with pytest.raises(firmware_build.DeployError) as error:
+        firmware_build.build("breadboard", project)
     assert "firmware/game/fast.py" in str(error.value)
     assert "ViperTypeError" in str(error.value)
 
 
 def test_plan_puts_each_file_where_the_board_needs_it(project):
-    plan = deploy.build("breadboard", project)
+    plan = firmware_build.build("breadboard", project)
     assert sorted(plan) == [
         "/board.json",
         "/deploy_manifest.txt",
@@ -96,9 +96,9 @@ def test_plan_puts_each_file_where_the_board_needs_it(project):
 
 
 def test_rebuild_drops_files_gone_from_firmware_and_takes_the_chosen_config(project):
-    deploy.build("breadboard", project)
+    firmware_build.build("breadboard", project)
     (project.firmware / "game" / "fast.py").unlink()
-    plan = deploy.build("other", project)
+    plan = firmware_build.build("other", project)
     assert "/lib/game/fast.mpy" not in plan
     assert not (project.build / "other" / "lib" / "game" / "fast.mpy").exists()
     assert json.loads(plan["/board.json"].read_text())["display"]["driver"] == "sh1106"
@@ -106,7 +106,7 @@ def test_rebuild_drops_files_gone_from_firmware_and_takes_the_chosen_config(proj
 
 def test_source_names_in_mpy_are_the_files_on_the_board(project):
     # the name the import gives the module's __file__: one interned string for both, and no checkout path
-    data = deploy.build("breadboard", project)["/lib/game/play.mpy"].read_bytes()
+    data = firmware_build.build("breadboard", project)["/lib/game/play.mpy"].read_bytes()
     assert b"/lib/game/play.mpy" in data
     assert b"game/play.py" not in data
     assert str(project.firmware).encode() not in data
@@ -116,7 +116,7 @@ def test_source_names_in_mpy_are_the_files_on_the_board(project):
 def test_plan_for_each_board_config_in_the_repository(config, tmp_path):
     if not (REPO / "firmware" / "main.py").exists():
         pytest.skip("firmware/main.py is not written yet")
-    plan = deploy.build(config.stem, deploy.Paths(build=tmp_path))
+    plan = firmware_build.build(config.stem, firmware_build.Paths(build=tmp_path))
     assert plan["/board.json"].read_bytes() == config.read_bytes()
     assert plan["/main.py"].read_bytes() == (REPO / "firmware" / "main.py").read_bytes()
     expected = {"/board.json", "/deploy_manifest.txt", "/main.py"}
@@ -150,7 +150,7 @@ def test_a_config_the_firmware_would_reject_is_refused_with_its_reasons(tmp_path
     config = {"name": "wrong", "display": {"controller": "ili9341", "bus": "i2c", "i2c": {"sda": 4, "scl": 5}},
               "buttons": {"a": {"pin": 20, "pull": "up", "active": "low"}}}
     (tmp_path / "wrong.json").write_text(json.dumps(config))
-    paths = deploy.Paths(configs=tmp_path, build=tmp_path / "build")
+    paths = firmware_build.Paths(configs=tmp_path, build=tmp_path / "build")
     assert deploy.main(["build", "--board", "wrong"], paths) == 2
     error = capsys.readouterr().err
     assert "wrong.json is not usable" in error and "display.controller" in error
@@ -159,5 +159,5 @@ def test_a_config_the_firmware_would_reject_is_refused_with_its_reasons(tmp_path
 
 def test_firmware_without_main_py_is_refused(project):
     (project.firmware / "main.py").unlink()
-    with pytest.raises(deploy.DeployError, match="no main.py"):
-        deploy.build("breadboard", project)
+    with pytest.raises(firmware_build.DeployError, match="no main.py"):
+        firmware_build.build("breadboard", project)

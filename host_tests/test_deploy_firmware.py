@@ -7,7 +7,7 @@ import urllib.error
 
 import pytest
 
-import fetch_firmware
+from device import fetch_firmware
 
 
 def uf2(blocks=3, family=fetch_firmware.RP2040_FAMILY):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import deploy
-import micropython_runner
+from device import deploy
+from runners import micropython_runner
 from test_deploy_build import make_tree
 
 STUBS = Path(__file__).resolve().parent / "stubs"
@@ -167,7 +167,7 @@ def test_run_mounts_the_build_and_repl_and_bench_talk_to_the_board(project):
         ["connect", "list"],
         ["connect", "auto", "repl"],
         ["connect", "list"],
-        ["connect", "auto", "run", str(project.tools / "device_bench.py"), "+", "reset"],
+        ["connect", "auto", "run", str(project.tools / "device" / "workloads" / "overview.py"), "+", "reset"],
     ]
     # make run installs nothing: the mounted build holds the config where the firmware looks for it.
     assert board_files(project) == {}

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-import micropython_runner
+from runners import micropython_runner
 from othello.geometry import geometry
 from othello.kernels import make_kernel
 from othello.perft import perft as plain_perft

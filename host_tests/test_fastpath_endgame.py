@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-import micropython_runner
+from runners import micropython_runner
 from othello.board import PASS, Board
 from othello.geometry import Embedding
 from othello.variant import Variant

@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import micropython_runner
+from runners import micropython_runner
 
 REPO = micropython_runner.REPO
 MPY = REPO / "host_tests" / "mpy"

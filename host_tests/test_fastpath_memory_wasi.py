@@ -1,14 +1,14 @@
 """Memory budget on the 32-bit WASI build: 4-byte words and 31-bit small ints, as on the Pico.
 
 The published build's collector misses the roots held in WebAssembly locals
-(tools/micropython_runner.py, module docstring). tools/wasi_memory.py
+(tools/runners/micropython_runner.py, module docstring). tools/device/wasi_memory.py
 measures in two regimes: "spilled", the build micropython_runner runs, whose
 collector binaryen's --spill-pointers pass repaired, at the device's heap size
 with automatic collection on; "safe-points" keeps the published build and
 collects only between moves. Either is trusted because the game it plays, under heavy
 collection, is move for move the game CPython plays (the clock is frozen, so
 only the node limit ends a search). The node limit is cut to keep the tests
-short; `tools/wasi_memory.py --heap 192K` plays with 1500 nodes a move, and
+short; `tools/device/wasi_memory.py --heap 192K` plays with 1500 nodes a move, and
 `--ui` through the UI.
 """
 
@@ -16,8 +16,8 @@ import gc
 
 import pytest
 
-import micropython_runner
-import wasi_memory
+from runners import micropython_runner
+from device import wasi_memory
 
 NODE_LIMIT = 200
 

@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 
-import micropython_runner
+from runners import micropython_runner
 from othello.board import Board
 from othello.variant import Variant
 

@@ -9,7 +9,7 @@ the heap figures of two runs compare directly.
 import json
 from pathlib import Path
 
-import micropython_runner
+from runners import micropython_runner
 import simulator
 
 REPO = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import hw
-import micropython_runner
+from runners import micropython_runner
 import simulator
 from hw.storage import Storage, error_words
 

@@ -102,7 +102,7 @@ def test_levels_think_on_the_unix_port_as_the_device_does(capfd):
     """--interpreter unix: the levels are player processes on MicroPython's unix port (the viper search and
     solver, the device's code): the games end, a second run plays the same games, and the process answers
     a position with a legal move."""
-    from player_process import PlayerProcess
+    from runners.player_process import PlayerProcess
 
     arguments = ["match", "--black", "3", "--white", "pos1", "--games", "2", "--jobs", "1", "--json",
                  "--interpreter", "unix"]

@@ -1,4 +1,4 @@
-"""The real firmware on an emulated Pico (tools/pico_emulator.py): MicroPython's own RP2040 build runs the
+"""The real firmware on an emulated Pico (tools/device/pico_emulator.py): MicroPython's own RP2040 build runs the
 `make flash` build from its littlefs flash, drives the OLED over the emulated I2C and reads its buttons.
 
 What only the real chip shows: armv6m viper code with 31-bit small ints, the rp2 port's filesystem with
@@ -18,8 +18,8 @@ import pytest
 from ui_harness import REFERENCE_IMAGES, check_reference
 
 import hw
-import device_profile
-import pico_emulator
+from device import cycle_profile
+from device import pico_emulator
 from othello.game import Game
 from simulator import SimulatedDevice
 from player.solver import solve
@@ -43,14 +43,14 @@ NOTE = NOTE_TEXT.encode()
 # MicroPython's first six pools of interned names hold 1,260; the 1,261st makes a seventh of 7,712 bytes
 # for the rest of the session. A whole level 8 game through the UI interns 47 names more than the game
 # of test_a_move_against_the_computer_is_answered_and_the_game_survives_a_reset (1,232 against 1,185 on
-# 2026-11-27: tools/device_ui_heap.py's count less its sampler's 7), which may so intern 1,213 at most.
+# 2026-11-27: tools/device/bench.py ui-heap's count less its sampler's 7), which may so intern 1,213 at most.
 NAME_POOLS_END = 1260
 WHOLE_GAME_MORE_NAMES = 47
 
 
 def simulator_screen(flash=None, wait_ms=6000):
     """What the simulator (the firmware under CPython) shows wait_ms after power-up."""
-    config = pico_emulator.deploy.Paths().configs / (BOARD + ".json")
+    config = pico_emulator.firmware_build.Paths().configs / (BOARD + ".json")
     with SimulatedDevice(config, flash_dir=flash) as sim:
         sim.power_on()
         sim.run_for(wait_ms)
@@ -203,7 +203,7 @@ def test_the_machine_code_solver_equals_the_viper_solver_on_the_rp2040():
 
 
 def test_the_profile_counts_the_cycles_of_the_devices_time_where_they_are_spent():
-    # tools/device_profile.py's counts: every cycle of a viper loop is counted at an address of its machine
+    # tools/device/bench.py profile's counts: every cycle of a viper loop is counted at an address of its machine
     # code, and all of them add up to the emulated time the loop took (125 cycles a microsecond).
     with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
         pico.enter_raw_repl()
@@ -222,7 +222,7 @@ print(machine.mem32[id(spin) + 12])
         took_us = int(pico.run_script("t = time.ticks_us()\nspin(20000)\nprint(time.ticks_diff(time.ticks_us(), t))\n"))
         pico.profile(False)
         counts = pico.profile_counts()
-    places = device_profile.attribute(counts, {"spin": address})
+    places = cycle_profile.attribute(counts, {"spin": address})
     assert set(places) <= {"spin", "MicroPython's code (flash)", "other"}, places
     assert 0.97 < places["spin"] / (took_us * 125) <= 1.0, (places, took_us)
     assert sum(places.values()) > places["spin"]  # the script's own bytecode runs in flash
@@ -251,7 +251,7 @@ def test_the_solvers_code_fits_where_either_midgame_search_was():
     (player.engine). In a heap a game has cut up, the block that code leaves may be the only one as big:
     every block of the solver's machine code must be no bigger than the midgame search's, 8x8 or 6x6
     (its biggest, _search, was 24,008 bytes and found no room in the first solve of
-    tools/device_endgame.py). Each module imported alone on a fresh interpreter, its blocks read from
+    tools/device/bench.py endgame). Each module imported alone on a fresh interpreter, its blocks read from
     the heap's map."""
     sizes = {}
     for module in ("player.search_viper", "player.search_viper6", "player.endgame_viper"):

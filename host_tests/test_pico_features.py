@@ -1,4 +1,4 @@
-"""Issue 16's features on the real firmware on an emulated Pico (tools/pico_emulator.py): a puzzle opened and
+"""Issue 16's features on the real firmware on an emulated Pico (tools/device/pico_emulator.py): a puzzle opened and
 answered and its solution stepped through, the review of an ending equal to the host's, and the records round
 trip host-board-host, the pushed game reviewed on the device.
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import hw
-import pico_emulator
+from device import pico_emulator
 from cli import main
 from cli.records import parse_lines, record_line
 from othello.game import Game
@@ -35,7 +35,7 @@ if MISSING and os.environ.get("CI") != "true":
     pytest.skip(MISSING, allow_module_level=True)
 
 BOARD = "pico_breadboard_i2c"
-CONFIG = pico_emulator.deploy.Paths().configs / (BOARD + ".json")
+CONFIG = pico_emulator.firmware_build.Paths().configs / (BOARD + ".json")
 # The title gives way to the main menu by itself; a key pressed while the player's tables are still being
 # made is not seen (docs/DEVICE_SPEED.md, Boot), so the first waits a little.
 MAIN_MENU = 'until "Play computer" 10000\nwait 1000\n'
@@ -113,7 +113,7 @@ def pushed_games():
 
 
 def test_the_review_on_the_pico_is_the_hosts_estimates_and_all(tmp_path, capsys):
-    """A 17-empty ending reviewed on the emulated Pico by tools/review_worker.py (player/review.py, as the
+    """A 17-empty ending reviewed on the emulated Pico by tools/cli/review_worker.py (player/review.py, as the
     review screen computes it) and on the host by `othello review` (the unix port): the same best move,
     loss and exactness for every ply, the midgame search's estimates as well as the solver's exact losses."""
     from cli.review import WORKER

@@ -1,11 +1,11 @@
-"""tools/pico_emulator.py without the emulator: the flash image it builds, and what it says when a piece is missing."""
+"""tools/device/pico_emulator.py without the emulator: the flash image it builds, and what it says when a piece is missing."""
 
 import threading
 
 import pytest
 
-import deploy
-import pico_emulator
+from device import firmware_build
+from device import pico_emulator
 
 
 def test_the_filesystem_image_has_the_rp2_geometry_and_round_trips():
@@ -41,9 +41,9 @@ def test_missing_pieces_say_what_to_run(tmp_path, monkeypatch):
 
 
 def test_emulations_side_by_side_build_their_files_apart(tmp_path):
-    # tools/replay.py's two `play` commands run side by side: each emulation's files were built in
+    # tools/device/replay.py's two `play` commands run side by side: each emulation's files were built in
     # build/<board>/, which every build empties first, and one run removed the other's files mid-read
-    paths = deploy.Paths(build=tmp_path)
+    paths = firmware_build.Paths(build=tmp_path)
     (tmp_path / "pico_breadboard_i2c").mkdir()
     (tmp_path / "pico_breadboard_i2c" / "kept.txt").write_text("make flash's build")
     results, failures = [], []

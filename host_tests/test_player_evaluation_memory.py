@@ -242,7 +242,7 @@ def test_scores_equal_the_reference_under_micropython(micropython, capsys):
 
 
 def test_one_phase_held_and_reads_only_on_phase_changes_on_the_unix_port():
-    import micropython_runner
+    from runners import micropython_runner
 
     output = micropython_runner.run("unix", random_game_code() + MEMORY_CHECK)
     lines = dict((line.split()[0], list(map(int, line.split()[1:]))) for line in output.splitlines())

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import micropython_runner
+from runners import micropython_runner
 from othello.bench import sample_positions
 from othello.board import Board
 from othello.variant import BLACK, Variant
@@ -122,7 +122,7 @@ print(decision.exact, decision.score == solve(board)[0])
 
 def test_a_solve_beyond_the_viper_solver_stacks_falls_back_on_the_plain_solver():
     """A Level asking for more empties than the player's viper solver was made for gets the plain solver's answer."""
-    import micropython_runner
+    from runners import micropython_runner
 
     from player.engine import SOLVER_EMPTIES
 
@@ -160,7 +160,7 @@ def test_the_solver_clears_the_table_it_shares_with_the_midgame_search():
     starts every solve from a clear table: it never reads what a midgame search left there as results
     (here all rigged to say +60), and a position's solve takes the same nodes whatever came before, so
     a replay of the position is cut by its node budget where the device's was."""
-    import micropython_runner
+    from runners import micropython_runner
 
     assert micropython_runner.run_unix(LENT_TABLE).split() == ["True"] * 4
 
@@ -183,7 +183,7 @@ print(decision.book, "player.book" in sys.modules)
 def test_the_book_is_let_go_for_a_search_and_past_its_deepest_position():
     """The opening book's code is in the heap after a move from the book, not during a search of a position
     the book does not hold (the next move imports it again), and not past the book's deepest position."""
-    import micropython_runner
+    from runners import micropython_runner
 
     deepest = (REPO / "firmware" / "player" / "book8.bin").read_bytes()[6]  # the header's most discs of a position
     lines = micropython_runner.run_unix("DEEPEST = %d\n" % deepest + BOOK_LET_GO).split()
@@ -248,7 +248,7 @@ def test_the_engine_holds_one_viper_fast_path_at_a_time():
     (20 KB, which the solver does not use), and takes them back when a midgame search comes (a solve that
     does not finish hands over to it); each gives what it gave before. A forced move in the endgame is
     answered at once with the evaluation's estimate, its entries read from the file: the buffer stays let go."""
-    import micropython_runner
+    from runners import micropython_runner
 
     lines = micropython_runner.run_unix(ONE_FAST_PATH_AT_A_TIME).split()
     assert lines[:9] == ["000", "101", "010", "True", "True", "101", "False", "True", "010"], lines
@@ -275,7 +275,7 @@ def test_a_midgame_search_without_room_for_the_phase_buffer_plays_the_same_move(
     emulated Pico a review after a long session found no block for it and ended on the error screen
     (MemoryError). Now the plain search plays, its evaluation reading its entries from the weight file: the
     same move, score and nodes as the viper search with its buffer, slower."""
-    import micropython_runner
+    from runners import micropython_runner
 
     assert micropython_runner.run_unix(NO_ROOM_FOR_THE_BUFFER).split() == ["True", "True", "True"]
 
@@ -303,7 +303,7 @@ def test_a_new_engine_without_room_for_the_phase_buffer_plays_the_same_move():
     where the heap has no block for it, the engine is still made and the plain search plays the viper
     search's move, score and nodes, its evaluation reading its entries from the weight file (before, the
     MemoryError ended the move)."""
-    import micropython_runner
+    from runners import micropython_runner
 
     assert micropython_runner.run_unix(NO_ROOM_FOR_A_NEW_ENGINE).split() == ["True"] * 4
 
@@ -359,9 +359,9 @@ def test_the_player_keeps_nothing_of_the_screen_that_asked_on_the_unix_port():
     of that screen's module: after a return to the main menu the new game's book moves held the old
     game screen (about 13 KB on the unix port, 9 KB on the 32-bit build). The midgame goes through the
     searcher, the endgame through the viper solver. (Not on the WASI build: its collector, as published,
-    does not see the roots the others see, tools/micropython_runner.py, and reports the ballast kept
+    does not see the roots the others see, tools/runners/micropython_runner.py, and reports the ballast kept
     with this fix as without it.)"""
-    import micropython_runner
+    from runners import micropython_runner
 
     kept = [int(value) for value in micropython_runner.run_unix(CALLER_KEPT).split()]
     assert all(value < 4000 for value in kept), kept  # the ballast is 40 KB
@@ -419,7 +419,7 @@ print(plain_search.move_name() == fast_search.move_name(), plain_search.nodes ==
 def test_without_room_for_a_viper_fast_path_the_plain_one_plays():
     """Each viper module's code needs one free block of about 20 KB; where a fragmented heap has none, the
     engine plays on with the plain search and solver (the same moves, slower) instead of failing."""
-    import micropython_runner
+    from runners import micropython_runner
 
     lines = micropython_runner.run_unix(NO_ROOM_FOR_A_FAST_PATH).split("\n")
     assert lines[:2] == ["True True", "True True"], lines
@@ -459,7 +459,7 @@ def test_the_viper_pattern_sum_equals_the_plain_one():
     """PatternEvaluator.evaluate sums its pattern tables in viper where viper runs (player/evaluation_viper.py):
     the same sums as the plain pattern_sum on random squares, every phase of the 8x8 and 6x6 files (6x6 inside
     the 8x8 board, as the player searches it), Othello and Anti-Othello."""
-    import micropython_runner
+    from runners import micropython_runner
 
     lines = micropython_runner.run_unix(VIPER_PATTERN_SUM).split("\n")
     assert lines[:2] == ["viper True", "equal 1800"], lines  # 60 squares' fillings a phase: 10 + 10 + 5 + 5 phases

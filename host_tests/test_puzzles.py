@@ -93,7 +93,7 @@ def line_scores(puzzle):
 def test_every_answer_and_solution_line_is_verified_by_the_exact_solver():
     """Each move's score is proved with a window just around it, each puzzle lists every legal move, a
     puzzle claiming a unique answer has one, and the solution line is best play to the end."""
-    import micropython_runner
+    from runners import micropython_runner
 
     puzzles = shipped()
     expected = []
@@ -147,7 +147,7 @@ def test_damaged_files_are_refused_with_a_reason():
 
 
 def test_the_builder_makes_the_same_set_from_the_same_seed(tmp_path):
-    import build_puzzles
+    from training import build_puzzles
 
     first, second = tmp_path / "a.bin", tmp_path / "b.bin"
     for out, jobs in ((first, "1"), (second, "2")):  # the batches differ with the jobs: the set does not
@@ -320,8 +320,8 @@ print(type(d.screen).__name__, d.screen.puzzle.index, peak)
 
 def test_the_puzzles_fit_192k_on_the_32_bit_build(tmp_path):
     """Five hard puzzles answered: 130 KB live at the peak today (printed)."""
-    import micropython_runner
-    import wasi_memory
+    from runners import micropython_runner
+    from device import wasi_memory
     from pathlib import Path
 
     firmware = wasi_memory.compile_firmware(tmp_path / "firmware")

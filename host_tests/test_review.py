@@ -263,7 +263,7 @@ print(sorted(estimated.items()))
 
 
 def test_exact_losses_of_games_from_play_match_the_solver_under_the_unix_port():
-    import micropython_runner
+    from runners import micropython_runner
 
     out = micropython_runner.run_unix("GAMES = 16\n" + REVIEWS_AGAINST_THE_SOLVER, heap="16M")
     checked, estimated = (dict(eval(line)) for line in out.strip().splitlines()[-2:])

@@ -12,9 +12,9 @@ import time
 import numpy as np
 import pytest
 
-import training_boards as boards
-import training_data
-import training_fit
+from training import training_boards as boards
+from training import training_data
+from training import training_fit
 from othello.geometry import geometry
 from othello.kernel import Kernel
 from othello.variant import Variant
@@ -224,7 +224,7 @@ def test_the_written_weight_file_scores_as_the_fit_predicts(tmp_path, capsys, na
         kernel.set_root(int(test["player"][i]), int(test["opponent"][i]))
         assert abs(evaluator.evaluate(kernel, 0) / DISC - predictions["q"][i]) < 0.25, i
     if size == 8:
-        import gen_viper
+        from codegen import gen_viper
 
         assert gen_viper.read_layout(weights.read_bytes(), str(weights))[1] == PatternEvaluator(8).layout
 
@@ -254,7 +254,7 @@ def test_unknown_pattern_set_name_is_refused(capsys):
     with pytest.raises(SystemExit):
         training_fit.main(["--patterns", "nonesuch"])
     err = capsys.readouterr().err
-    assert "no pattern set nonesuch (tools/patterns/ has: " in err and "device, " in err and "edges" in err
+    assert "no pattern set nonesuch (tools/training/patterns/ has: " in err and "device, " in err and "edges" in err
 
 
 # ----- the data maker ----------------------------------------------------------------------------
@@ -342,7 +342,7 @@ def test_6x6_runs_search_inside_the_8x8_board_and_play_the_solved_part_perfectly
 def test_ctrl_c_keeps_the_finished_chunks_and_the_same_command_goes_on(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the whole process group): the workers end, finished chunks stay."""
     out = tmp_path / "data"
-    command = [sys.executable, str(training_data.TOOLS / "training_data.py"), "--games", "8", "--chunk-games", "1",
+    command = [sys.executable, str(training_data.HERE / "training_data.py"), "--games", "8", "--chunk-games", "1",
                "--exact-empties", "10", "--search-nodes", "300", "--jobs", "1", "--out", str(out)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)

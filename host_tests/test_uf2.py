@@ -1,4 +1,4 @@
-"""`make uf2` (tools/uf2.py): one .uf2 holding MicroPython and the `make flash` filesystem.
+"""`make uf2` (tools/device/uf2.py): one .uf2 holding MicroPython and the `make flash` filesystem.
 
 The structure tests read the file back with the same rules the emulated Pico loads it by
 (pico_emulator.uf2_payload, fetch_firmware.uf2_problem); the last test drops the one file on an
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import fetch_firmware
+from device import fetch_firmware
 import hw
-import pico_emulator
-import uf2
+from device import pico_emulator
+from device import uf2
 from simulator import SimulatedDevice
 
 BOARD = "pico_breadboard_i2c"
@@ -87,7 +87,7 @@ def test_the_file_holds_the_firmware_and_the_make_flash_filesystem_where_the_rp2
     assert flash == pico_emulator.flash_image(files)  # what the emulated tests run from, byte for byte
     assert pico_emulator.files_of_image(bytes(flash[pico_emulator.FS_OFFSET:])) == files
     assert json.loads(files["/board.json"]) == json.loads(
-        (pico_emulator.deploy.Paths().configs / (BOARD + ".json")).read_text())
+        (pico_emulator.firmware_build.Paths().configs / (BOARD + ".json")).read_text())
 
 
 def test_a_firmware_reaching_into_the_filesystem_is_refused():
@@ -129,7 +129,7 @@ def first_picture(config):
 @pytest.mark.skipif(bool(NO_FIRMWARE), reason=str(NO_FIRMWARE))
 def test_the_one_file_boots_to_the_title_and_keeps_the_settings_through_a_reset(tmp_path):
     path = uf2.make(BOARD, tmp_path / "game.uf2")
-    title = first_picture(pico_emulator.deploy.Paths().configs / (BOARD + ".json"))
+    title = first_picture(pico_emulator.firmware_build.Paths().configs / (BOARD + ".json"))
     with pico_emulator.EmulatedPico(BOARD, uf2=path) as pico:
         pico.power_on()
         assert pico.run_until(lambda p: p.screen_text() == title, 8000, 50), pico.console

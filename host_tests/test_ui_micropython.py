@@ -3,7 +3,7 @@
 import io
 from contextlib import redirect_stdout
 
-import micropython_runner
+from runners import micropython_runner
 import ui_harness  # noqa: F401  (makes the framebuf port importable for the CPython run)
 
 WHOLE_GAME = """

@@ -4,8 +4,8 @@ left at once, and kept with the record."""
 import json
 from pathlib import Path
 
-import micropython_runner
-import wasi_memory
+from runners import micropython_runner
+from device import wasi_memory
 from test_review import random_ending
 from test_ui_app import configure, play_out, start, write_flash
 from ui_harness import BoardDriver, check_reference

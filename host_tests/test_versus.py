@@ -1,17 +1,17 @@
-"""tools/versus.py (this tree against another revision's firmware), tools/player_worker.py and tools/replay.py."""
+"""tools/match/versus.py (this tree against another revision's firmware), tools/runners/player_worker.py and tools/device/replay.py."""
 
 import json
 import subprocess
 
 import pytest
 
-import replay
-import versus
+from device import replay
+from match import versus
 from othello.board import Board
 from othello.notation import square_name
 from othello.variant import Variant
 from player.levels import LEVELS, PLAIN_SOLVE_PERCENT
-from player_process import PlayerProcess
+from runners.player_process import PlayerProcess
 
 REPO = versus.REPO
 OLD_TOP_LEVEL = "d2c6081"  # issue 13's yardstick: the top level before the viper search
@@ -123,7 +123,7 @@ def test_the_worker_gives_the_solver_its_budget_and_the_search_the_rest(interpre
 
 
 def test_replay_check_finds_equal_and_different_moves(tmp_path, capsys):
-    # The device's moves as the unix port's viper code plays them, logged as tools/device_replay.py does.
+    # The device's moves as the unix port's viper code plays them, logged as tools/device/workloads/replay.py does.
     with PlayerProcess(interpreter="unix") as device:
         solved = device.think(ENDGAME, 7, 8)
         midgame = device.think(OPENING, 8, 5)
@@ -171,7 +171,7 @@ def test_replay_refuses_a_damaged_log(tmp_path, capsys):
 
 
 def test_the_device_script_logs_a_game_that_the_host_replays(tmp_path, capsys):
-    import micropython_runner
+    from runners import micropython_runner
 
     settings = "LEVEL_NUMBERS = [1]\nOPENINGS = [%r]\nSEED = 3\n" % OPENING
     output = micropython_runner.run_unix(settings + replay.DEVICE_SCRIPT.read_text())

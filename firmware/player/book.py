@@ -1,6 +1,6 @@
 """The opening book: good first moves read from a small file in flash, never loaded into the heap.
 
-book<size>.bin (made by tools/build_book.py, docs/PLAYER.md) lists, for the
+book<size>.bin (made by tools/training/build_book.py, docs/PLAYER.md) lists, for the
 positions of the openings (the best lines of the player's own deep searches
 and the named openings people play), the moves worth playing with their
 scores from far deeper searches than the device can afford. A position is

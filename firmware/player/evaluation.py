@@ -27,11 +27,11 @@ the two groups' numbers, a filling's entry is
 
     fixed * H * (H + 1) // 2 + high * (high + 1) // 2 + low
 
-(tools/training_fit.py numbers them the same way). A pattern without such a
+(tools/training/training_fit.py numbers them the same way). A pattern without such a
 symmetry has only fixed places.
 
 The weights live in eval*.bin files next to this module, made by
-tools/training_fit.py (docs/PLAYER.md says how) and read with readinto, no
+tools/training/training_fit.py (docs/PLAYER.md says how) and read with readinto, no
 temporary copy. The file says which phase each number of empty squares
 belongs to, and holds one set of tables per phase; only the current phase's
 tables are in memory, read from the file when the game (or a search's

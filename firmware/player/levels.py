@@ -36,7 +36,7 @@ STYLE_PATTERN = "pattern"
 # - midgame search nodes per second on the Pico with the viper search
 #   (player/search_viper.py), after a fixed cost per move: on the emulated
 #   Pico a level-5 move of 3,160 nodes took 360-375 ms and a level-8 move of
-#   19,750 nodes 1,472-1,525 ms (docs/DEVICE_SPEED.md, tools/device_search.py),
+#   19,750 nodes 1,472-1,525 ms (docs/DEVICE_SPEED.md, tools/device/bench.py search),
 #   about 150 ms (the phase's tables read from flash, the root's move list,
 #   the table's reset) plus 14,700 nodes/s; with 100 ms here, one level-5
 #   move of the benchmark's took 403 ms of 400. The levels count the time after
@@ -48,7 +48,7 @@ SEARCH_OVERHEAD_MS = 150
 DEVICE_SEARCH_NODES_PER_S = 8300
 # - the Pico solves endgames with the viper solver (player/endgame_viper.py):
 #   28,891 to 45,602 nodes per second on 14 empties from play on the emulated
-#   Pico, 36,433 over the set (docs/DEVICE_SPEED.md, tools/device_endgame.py),
+#   Pico, 36,433 over the set (docs/DEVICE_SPEED.md, tools/device/bench.py endgame),
 #   and real Picos are up to 9% slower (28,891 / 1.09 = 26,506). A level's
 #   solve may take SOLVE_SHARE percent of its time: counted at this rate, its
 #   node budget ends an unfinished solve before that deadline even at the

@@ -7,7 +7,7 @@
     puzzle.is_answer(square)              # it keeps the best result
     puzzle.line                           # the solution: best play to the end, the first an answer
 
-tools/build_puzzles.py makes the set from the player's self-play games and
+tools/training/build_puzzles.py makes the set from the player's self-play games and
 checks every score and every move of each solution line with the exact
 solver; host_tests/test_puzzles.py checks them again. A puzzle claims a
 unique answer (`unique`) when one move only keeps the best result;
@@ -164,7 +164,7 @@ class PuzzleSet:
 
 
 def encode(puzzle):
-    """The RECORD bytes of a Puzzle (tools/build_puzzles.py writes the file with these)."""
+    """The RECORD bytes of a Puzzle (tools/training/build_puzzles.py writes the file with these)."""
     if not 0 < len(puzzle.scores) <= MAX_MOVES:
         raise ValueError("a puzzle holds 1 to %d moves" % MAX_MOVES)
     if not 0 < len(puzzle.line) <= MAX_LINE:

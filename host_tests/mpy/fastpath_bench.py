@@ -1,8 +1,8 @@
 """Speed of the device fast path against the plain path, on the interpreter that runs this file.
 
     .venv/bin/python host_tests/mpy/fastpath_bench.py                             # CPython
-    .venv/bin/python tools/micropython_runner.py unix host_tests/mpy/fastpath_bench.py
-    .venv/bin/python tools/micropython_runner.py wasm host_tests/mpy/fastpath_bench.py
+    .venv/bin/python tools/runners/micropython_runner.py unix host_tests/mpy/fastpath_bench.py
+    .venv/bin/python tools/runners/micropython_runner.py wasm host_tests/mpy/fastpath_bench.py
 
 Prints `name value` lines (docs/DEVICE_SPEED.md explains them and turns them
 into Pico estimates):

@@ -1,7 +1,7 @@
 """A whole game, computer against computer, measured on the 32-bit WASI build with a limited heap.
 
-tools/wasi_memory.py writes the top level that drives it, in one of two regimes
-(tools/micropython_runner.py, module docstring, says why):
+tools/device/wasi_memory.py writes the top level that drives it, in one of two regimes
+(tools/runners/micropython_runner.py, module docstring, says why):
 - "safe-points", the build as published: automatic collection off, and the top
   level collects between moves, when no search frame is running. game() is a
   generator that plays one move per step, so the top level is a small frame:

@@ -97,7 +97,7 @@ def register(subparsers):
         "bench",
         help="move generation and perft speed",
         description="Move-generation throughput and perft speed of the engine on CPython and on "
-        "MicroPython (the unix port and the 32-bit WASI build, through tools/micropython_runner.py).",
+        "MicroPython (the unix port and the 32-bit WASI build, through tools/runners/micropython_runner.py).",
     )
     bench_parser.add_argument(
         "--interpreter", choices=("cpython", "unix", "wasm", "all"), default="cpython", help="where to run (default: cpython)"
@@ -376,7 +376,7 @@ def bench_figures(interpreter, seconds):
         from othello import bench
 
         return dict(bench.measure(seconds, depth))
-    import micropython_runner
+    from runners import micropython_runner
 
     # The WASI build runs without garbage collection (see micropython_runner): keep its run short.
     seconds = min(seconds, 0.5) if interpreter == "wasm" else seconds

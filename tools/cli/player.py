@@ -38,9 +38,9 @@ from player import LEVELS, Level, solve, think
 from player.engine import MAX_PLY, MAX_TIME_MS, SOLVE_SHARE, decide, engine_for
 from player.evaluation import DISC, POSITIONAL_VALUES, SquareEvaluator
 from player.search import INFINITY, NO_LIMIT, Searcher, SearchStopped, TranspositionTable
-from player_process import PlayerProcess
+from runners.player_process import PlayerProcess
 
-OPENINGS_FILE = Path(__file__).resolve().parent.parent / "match_openings.txt"
+OPENINGS_FILE = Path(__file__).resolve().parents[1] / "match" / "match_openings.txt"
 NO_DEADLINE_MS = MAX_TIME_MS
 SOLVE_TABLE_BITS = 20  # the host can afford a big table (9 MB)
 PROGRESS_S = 1.0  # seconds between progress lines on stderr
@@ -128,7 +128,7 @@ def register(subparsers):
     match_parser.add_argument("--jobs", type=JOBS, default=DEFAULT_JOBS, metavar="N",
                               help="worker processes (default: one per CPU)")
     match_parser.add_argument("--openings", choices=("balanced", "random"), default="balanced",
-                              help="balanced: the book openings of tools/match_openings.txt (8x8 Othello only; "
+                              help="balanced: the book openings of tools/match/match_openings.txt (8x8 Othello only; "
                               "the other variants always start from random plies); random: seeded random plies "
                               "from the start (6 on 8x8), each played with both colours")
     match_parser.add_argument("--size", type=int, choices=(6, 8, 10), default=8, help="board size (default 8)")
@@ -667,7 +667,7 @@ def run_match(args):
 
 # ----- player-bench -------------------------------------------------------------------
 
-SPEED_SCRIPT = Path(__file__).resolve().parent.parent / "player_speed.py"
+SPEED_SCRIPT = Path(__file__).resolve().parent / "player_speed.py"
 
 
 def bench_positions(seed):
@@ -703,7 +703,7 @@ def run_speed_script(interpreter, code):
         if done.returncode:
             raise CommandError("CPython run failed:\n" + done.stdout + done.stderr)
         return done.stdout
-    import micropython_runner
+    from runners import micropython_runner
 
     try:
         return micropython_runner.run(interpreter, code, timeout=3600)

@@ -1,10 +1,10 @@
-"""The board's game records in and out, over mpremote (as tools/deploy.py reaches the board).
+"""The board's game records in and out, over mpremote (as tools/device/deploy.py reaches the board).
 
     othello records pull [--port P] [--out games.txt] [--ggf]
     othello records push games.txt [--port P]
     othello records check games.txt
 
-`--port emulated` reaches the emulated Pico of tools/pico_emulator.py
+`--port emulated` reaches the emulated Pico of tools/device/pico_emulator.py
 instead, through its raw REPL as mpremote would: its flash is the one
 `tools/sim --pico` keeps (--flash DIR, default sim_flash/), so the games
 played there come out and the games pushed are there on its next start.
@@ -204,7 +204,7 @@ class MpremoteLink:
     """A board over mpremote: a script is one `mpremote exec`, a file one `mpremote fs cp`."""
 
     def __init__(self, port):
-        import deploy
+        from device import deploy
 
         self.mpremote = deploy.Mpremote(port)
 
@@ -233,7 +233,7 @@ class EmulatedLink:
     """The emulated Pico through its raw REPL (what mpremote does over USB), on the flash kept in `flash_dir`."""
 
     def __init__(self, flash_dir):
-        import pico_emulator
+        from device import pico_emulator
 
         self.error = pico_emulator.PicoError
         try:
@@ -250,7 +250,7 @@ class EmulatedLink:
             raise CommandError("the emulated Pico: %s" % error)
 
     def put(self, board_path, data):
-        import deploy
+        from device import deploy
 
         for at in range(0, max(len(data), 1), PIECE):
             self.run(deploy.device_script(WRITE_SCRIPT, PATH=board_path, MODE="ab" if at else "wb",
@@ -261,14 +261,14 @@ class EmulatedLink:
 
 
 def connect(port, flash_dir):
-    import deploy
+    from device import deploy
 
     return EmulatedLink(flash_dir) if port == deploy.EMULATED else MpremoteLink(port)
 
 
 def board_records(link):
     """The list in the board's records file, as it is (a record in it may be damaged); [] if it has none."""
-    import deploy
+    from device import deploy
 
     text = link.run(deploy.device_script(READ_SCRIPT, PATH=BOARD_RECORDS))
     found = [line.strip()[len("records:"):] for line in text.splitlines() if line.strip().startswith("records:")]
@@ -291,7 +291,7 @@ def board_records(link):
 
 
 def push(link, records):
-    import deploy
+    from device import deploy
     from ui.store import RECORDS_KEPT
 
     on_board = board_records(link)
@@ -376,7 +376,7 @@ def pulled_lines(records, as_ggf=False):
 
 @failing
 def run_records(args):
-    import deploy
+    from device import deploy
 
     if args.action in ("push", "check"):
         if args.file is None:

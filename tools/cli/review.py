@@ -29,7 +29,7 @@ from othello.variant import COLOUR_NAMES, Variant
 from player.review import MISTAKE, REVIEW_TIME_MS, Review, decode, entry_text
 
 REVIEW_KEY = "a"  # where a record keeps its review (ui/records.py)
-WORKER = Path(__file__).resolve().parent.parent / "review_worker.py"
+WORKER = Path(__file__).resolve().parent / "review_worker.py"
 WORKER_HEAP = "8M"  # the player's tables and a whole game's review, with room to spare
 
 
@@ -141,7 +141,7 @@ def record_source(path, data, args):
 
 
 def judged_plies(source, time_ms, cached, interpreter):
-    """Each ply's entry_text as it is judged: under the unix port (tools/review_worker.py) or here."""
+    """Each ply's entry_text as it is judged: under the unix port (tools/cli/review_worker.py) or here."""
     if interpreter == "cpython":
         review = Review(source.variant, source.start, source.transcript, time_ms, cached)
         size = review.board.size
@@ -150,7 +150,7 @@ def judged_plies(source, time_ms, cached, interpreter):
         while not review.done():
             yield entry_text(review.step(), size)
         return
-    import micropython_runner
+    from runners import micropython_runner
 
     settings = dict(VARIANT=source.variant.to_dict(), START=source.start, TRANSCRIPT=source.transcript,
                     TIME_MS=time_ms, CACHED=cached)

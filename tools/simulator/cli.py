@@ -25,7 +25,7 @@ def build_parser():
     parser.add_argument("--scale", type=int, default=6, help="pixel size in the window (default: %(default)s)")
     parser.add_argument("--heap", default="512K", help="MicroPython heap size (default: %(default)s)")
     parser.add_argument("--pico", action="store_true", help="run MicroPython's own RP2040 build on an emulated Pico "
-                        "(tools/pico_emulator.py; slower than real time) instead of --interpreter")
+                        "(tools/device/pico_emulator.py; slower than real time) instead of --interpreter")
     return parser
 
 
@@ -86,7 +86,7 @@ def front_end(args, sim):
 
 def run_pico(args, flash):
     """The same front ends on the emulated Pico; its flash image is kept in the --flash directory."""
-    import pico_emulator
+    from device import pico_emulator
 
     try:
         keep = None if flash is None else Path(flash) / "pico_flash.bin"

@@ -63,7 +63,7 @@ def _micropython_binary():
     tools = str(Path(__file__).resolve().parent.parent)
     if tools not in sys.path:
         sys.path.insert(0, tools)
-    import micropython_runner
+    from runners import micropython_runner
 
     return micropython_runner.unix_binary()
 
