@@ -2,10 +2,12 @@
 `tools/othello` subcommand that README.md, CHANGELOG.md and docs/*.md cite.
 
 A file moved or a target renamed without its docs fails here, so the commands
-beside the docs' figures cannot go stale silently. Paths under build/ (made by
-the commands) and other documents' links are not checked.
+beside the docs' figures cannot go stale silently; a link to a section of a doc
+must find that section's heading. Paths under build/ (made by the commands) are
+not checked, nor whether a linked document exists (docs other changes bring).
 """
 
+import functools
 import re
 import subprocess
 import sys
@@ -26,6 +28,8 @@ FENCED = re.compile(r"^```.*?^```", re.M | re.S)
 INLINE = re.compile(r"`([^`\n]+)`")
 MAKE = re.compile(r"(?:^|[\s;&(|])make ([a-z][a-z0-9-]*)")
 OTHELLO = re.compile(r"(?:^|[\s;&(|])tools/othello ([a-z][a-z-]*)")
+LINK = re.compile(r"\]\(([^)#\s]+\.md)#([^)\s]+)\)")
+HEADING = re.compile(r"^#+ (.+)$", re.M)
 SKIPPED = ("tools/pico/node_modules",)  # installed by `make pico-deps`, not in the repository
 
 
@@ -49,11 +53,18 @@ def cited(pattern, texts):
     return sorted({match for text in texts for match in pattern.findall(text)})
 
 
+def anchor(heading):
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@functools.lru_cache(maxsize=None)
 def make_targets():
     makefile = (REPO / "Makefile").read_text()
     return set(re.findall(r"^([a-z][a-z0-9-]*):", makefile, re.M))
 
 
+@functools.lru_cache(maxsize=None)
 def othello_commands():
     shown = subprocess.run([sys.executable, str(REPO / "tools" / "othello"), "--help"],
                            capture_output=True, text=True, check=True).stdout
@@ -81,7 +92,17 @@ def test_every_othello_subcommand_a_doc_names_exists(doc):
     assert not unknown, f"{doc.name} names tools/othello subcommands that do not exist: {unknown}"
 
 
-def test_the_checks_find_what_is_missing(tmp_path):
+@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: doc.name)
+def test_every_section_a_doc_links_to_exists(doc):
+    broken = []
+    for target, section in LINK.findall(doc.read_text()):
+        linked = doc.parent / target
+        if linked.exists() and section not in {anchor(h) for h in HEADING.findall(linked.read_text())}:
+            broken.append(target + "#" + section)
+    assert not broken, f"{doc.name} links to sections that do not exist: {broken}"
+
+
+def test_the_checks_find_what_is_missing():
     text = "Run `make no-such-target` and `tools/no_such_tool.py`, then `tools/othello no-such-command`."
     assert not exists(cited(ROOT_PATH, [text])[0])
     assert cited(MAKE, code_of(text)) == ["no-such-target"]
@@ -90,3 +111,5 @@ def test_the_checks_find_what_is_missing(tmp_path):
     assert "no-such-command" not in othello_commands()
     assert cited(FIRMWARE_PATH, code_of("`player/levels.py` and `player/gone.py`")) == [
         "player/gone.py", "player/levels.py"]
+    assert anchor("4. The emulated Pico") == "4-the-emulated-pico"
+    assert anchor("Why the engine looks as it does") == "why-the-engine-looks-as-it-does"
