@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Build the 8x8 opening book (firmware/player/book8.bin) from deep searches on MicroPython's unix port.
 
-    .venv/bin/python tools/build_book.py                       # the book: about 2.4 CPU hours (docs/TRAINING.md)
+    .venv/bin/python tools/build_book.py                       # the book: about 2.4 CPU hours (docs/PLAYER.md)
     .venv/bin/python tools/build_book.py --depth 6 --out /tmp/book8.bin   # its tree, shallow searches: a CPU minute
 
-What it does (docs/TRAINING.md, "The opening book"):
+What it does (docs/PLAYER.md, "Opening book"):
 1. Searches. Every book position is searched by the player's own midgame
    search (the viper loop of player/search_viper.py, the shipped evaluation)
    in --jobs MicroPython processes (tools/book_worker.py), to --depth plies

@@ -153,7 +153,7 @@ def compile_all(sources, paths):
         # -s names the source as the board knows the file (its __file__, "/lib/othello/board.mpy"), so
         # that tracebacks name the file on the board, the output does not depend on where the repository is
         # checked out, and the two names are one interned string: the import interns __file__ anyway,
-        # and each name more takes heap for good (docs/MEMORY.md).
+        # and each name more takes heap for good (docs/DEVICE_SPEED.md, Memory).
         with open(paths.firmware / relative, "rb") as source:
             process = subprocess.Popen([binary, "-march=" + MARCH, "-s", device_path(relative), "-"],
                                        stdin=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

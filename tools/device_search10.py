@@ -5,7 +5,7 @@
 
 The Pico plays 10x10 with the plain kernel and search (every mask a multi-word big integer), slower than
 the levels' node budgets assume, so the deadline ends its moves: the `level` lines say how close to its
-time each level keeps (docs/DEVICE_SPEED.md, Figures).
+time each level keeps (docs/DEVICE_SPEED.md, "10x10").
 """
 
 from device_search import main

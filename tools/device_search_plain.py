@@ -8,7 +8,7 @@ The viper search's and solver's code each need one free block of 20-25 KB. In a 
 cut up there may be none: the engine then plays the same moves with the plain search and solver over the
 viper kernel, 15-25 times slower, and only the deadline ends its moves. Here the engine is refused both
 fast paths as a full heap refuses them (MemoryError), and tools/device_search.py's `level` lines say how
-long each move took (docs/DEVICE_SPEED.md, Figures); the last line,
+long each move took (docs/DEVICE_SPEED.md, "When the fast paths find no room"); the last line,
 `fast_path_modules_loaded 0`, that no viper search or solver served.
 """
 

@@ -31,7 +31,7 @@ the two groups' numbers, a filling's entry is
 symmetry has only fixed places.
 
 The weights live in eval*.bin files next to this module, made by
-tools/training_fit.py (docs/TRAINING.md says how) and read with readinto, no
+tools/training_fit.py (docs/PLAYER.md says how) and read with readinto, no
 temporary copy. The file says which phase each number of empty squares
 belongs to, and holds one set of tables per phase; only the current phase's
 tables are in memory, read from the file when the game (or a search's
