@@ -30,7 +30,7 @@ MAKE = re.compile(r"(?:^|[\s;&(|])make ([a-z][a-z0-9-]*)")
 OTHELLO = re.compile(r"(?:^|[\s;&(|])tools/othello ([a-z][a-z-]*)")
 LINK = re.compile(r"\]\(([^)#\s]+\.md)#([^)\s]+)\)")
 HEADING = re.compile(r"^#+ (.+)$", re.M)
-SKIPPED = ("tools/pico/node_modules",)  # installed by `make pico-deps`, not in the repository
+INSTALLED = "node_modules"  # the emulated Pico's npm packages: `make pico-deps` installs them, git does not hold them
 
 
 def code_of(text):
@@ -42,7 +42,7 @@ def code_of(text):
 
 def exists(path):
     path = path.rstrip(".,;:")
-    if path.startswith(SKIPPED):
+    if INSTALLED in path.split("/"):
         return True
     if "*" in path:
         return any(REPO.glob(path))
