@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-$(shell cksum < host_tests/requirements.txt | cut -d
 PICO_DIR := tools/device/pico
 NODE_STAMP := $(PICO_DIR)/node_modules/.installed-$(shell cksum < $(PICO_DIR)/package-lock.json | cut -d' ' -f1)
 
-.PHONY: venv test pico-deps
+.PHONY: venv test check pico-deps
 
 venv: $(STAMP)
 
@@ -27,8 +27,18 @@ $(STAMP): host_tests/requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+# The tests run in parallel, one process a core (pytest-xdist), and the time they took is printed last.
+# `make check` is the quick inner loop: without the emulated Pico's tests and those marked slow (CI runs
+# `make test`). TESTS = more pytest options, e.g. TESTS="-k book"; TEST_PROCESSES = how many processes.
+TEST_PROCESSES ?= auto
+PYTEST = $(PY) -m pytest -q -n $(TEST_PROCESSES) --dist loadgroup $(TESTS) host_tests
+timed = started=$$(date +%s); $(1); status=$$?; echo "make $(2): $$(( $$(date +%s) - started )) s"; exit $$status
+
 test: $(STAMP) $(NODE_STAMP)
-	$(PY) -m pytest -q host_tests
+	@$(call timed,$(PYTEST),test)
+
+check: $(STAMP)
+	@$(call timed,$(PYTEST) -m "not pico and not slow",check)
 
 # ----- the simulator (docs/SIMULATOR.md): BOARD as for the Pico below, SIM = more tools/sim options
 # (e.g. --window; --pico runs MicroPython's own RP2040 build on an emulated Pico)

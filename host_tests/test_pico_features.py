@@ -30,6 +30,7 @@ from simulator.script import run
 from test_review import random_ending
 from ui.records import REVIEW, score_text
 
+pytestmark = pytest.mark.pico
 MISSING = pico_emulator.available()
 if MISSING and os.environ.get("CI") != "true":
     pytest.skip(MISSING, allow_module_level=True)

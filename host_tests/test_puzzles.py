@@ -2,6 +2,7 @@
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -90,11 +91,26 @@ def line_scores(puzzle):
     return expected
 
 
+def solved_again():
+    """SOLVE_EVERY_SCORE's output on the unix port. Solving every score again takes minutes, so its output is
+    kept in build/cache/, keyed by everything it depends on: the set, the firmware's rules and player (the
+    solver and what it imports), the script and the interpreter. A change to any of them solves again."""
+    from runners import build_cache, micropython_runner
+
+    firmware = micropython_runner.FIRMWARE
+    code = SOLVE_EVERY_SCORE % str(SHIPPED)
+    key = build_cache.key_of(Path(SHIPPED), firmware / "othello", firmware / "player", code,
+                             Path(micropython_runner.unix_binary()))
+
+    def solve_every_score(out):
+        (out / "solved.txt").write_text(micropython_runner.run_unix(code, heap="8M"))
+
+    return (build_cache.directory("puzzle-solves", key, solve_every_score) / "solved.txt").read_text()
+
+
 def test_every_answer_and_solution_line_is_verified_by_the_exact_solver():
     """Each move's score is proved with a window just around it, each puzzle lists every legal move, a
     puzzle claiming a unique answer has one, and the solution line is best play to the end."""
-    from runners import micropython_runner
-
     puzzles = shipped()
     expected = []
     for puzzle in puzzles:
@@ -105,7 +121,7 @@ def test_every_answer_and_solution_line_is_verified_by_the_exact_solver():
         assert len(answers) <= 2 and len(answers) < len(puzzle.scores)
         expected += ["%d %d %d" % (puzzle.index, square, score) for square, score in puzzle.scores]
         expected += line_scores(puzzle)
-    solved = micropython_runner.run_unix(SOLVE_EVERY_SCORE % str(SHIPPED), heap="8M").split("\n")[:-1]
+    solved = solved_again().split("\n")[:-1]
     wrong = [(want, got) for want, got in zip(expected, solved) if want != got]
     assert not wrong and len(solved) == len(expected), (wrong[:5], len(solved), len(expected))
 
@@ -318,14 +334,11 @@ print(type(d.screen).__name__, d.screen.puzzle.index, peak)
 """
 
 
-def test_the_puzzles_fit_192k_on_the_32_bit_build(tmp_path):
+def test_the_puzzles_fit_192k_on_the_32_bit_build(bytecode_firmware):
     """Five hard puzzles answered: 130 KB live at the peak today (printed)."""
     from runners import micropython_runner
-    from device import wasi_memory
-    from pathlib import Path
 
-    firmware = wasi_memory.compile_firmware(tmp_path / "firmware")
-    out = micropython_runner.run_wasm(PUZZLES_IN_192K, heap="192K", firmware=firmware,
+    out = micropython_runner.run_wasm(PUZZLES_IN_192K, heap="192K", firmware=bytecode_firmware,
                                       path=(Path(__file__).resolve().parent,)).split()
     print("peak live", out[-1])
     assert out[0] == "PuzzleScreen", out

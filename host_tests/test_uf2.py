@@ -126,6 +126,7 @@ def first_picture(config):
         return sim.screen_text()
 
 
+@pytest.mark.pico
 @pytest.mark.skipif(bool(NO_FIRMWARE), reason=str(NO_FIRMWARE))
 def test_the_one_file_boots_to_the_title_and_keeps_the_settings_through_a_reset(tmp_path):
     path = uf2.make(BOARD, tmp_path / "game.uf2")

@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 from runners import micropython_runner
-from device import wasi_memory
 from test_review import random_ending
 from test_ui_app import configure, play_out, start, write_flash
 from ui_harness import BoardDriver, check_reference
@@ -176,11 +175,10 @@ print(type(d.screen).__name__, len(review.entries), peak)
 """
 
 
-def test_a_game_and_its_review_fit_192k_on_the_32_bit_build(tmp_path):
+def test_a_game_and_its_review_fit_192k_on_the_32_bit_build(bytecode_firmware):
     """The review's first 12 moves after a game against level 1, from the game menu: the game screen's
     code, the review's and its Review in the heap together (peak live heap 136 KB today, printed)."""
-    firmware = wasi_memory.compile_firmware(tmp_path / "firmware")
-    out = micropython_runner.run_wasm(REVIEW_AFTER_A_GAME % 12, heap="192K", firmware=firmware,
+    out = micropython_runner.run_wasm(REVIEW_AFTER_A_GAME % 12, heap="192K", firmware=bytecode_firmware,
                                       path=(HOST_TESTS,)).split()
     print("peak live", out[2])
     assert out[:2] == ["GameScreen", "12"], out

@@ -104,6 +104,7 @@ def compile_firmware(out, firmware=micropython_runner.FIRMWARE, march=None):
     out = Path(out)
     mpy_cross = _mpy_cross()
     arch = ["-march=" + march] if march else []
+    running = []  # every compiler at once, as `make flash` runs them
     for source in sorted(Path(firmware).rglob("*")):
         if "__pycache__" in source.parts or source.is_dir():
             continue
@@ -113,12 +114,15 @@ def compile_firmware(out, firmware=micropython_runner.FIRMWARE, march=None):
             shutil.copy(source, target)
             continue
         name = device_path(source.relative_to(firmware))  # the source name `make flash` gives it
-        done = subprocess.run([str(mpy_cross), *arch, "-s", name, "-o", str(target.with_suffix(".mpy")), str(source)],
-                              capture_output=True, text=True)
-        if done.returncode == 0:
+        command = [str(mpy_cross), *arch, "-s", name, "-o", str(target.with_suffix(".mpy")), str(source)]
+        running.append((source, target, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                                         text=True)))
+    for source, target, process in running:
+        _, errors = process.communicate()
+        if process.returncode == 0:
             continue
-        if "invalid arch" not in done.stderr:
-            raise WasiMemoryError("mpy-cross rejected %s:\n%s" % (source, done.stderr))
+        if "invalid arch" not in errors:
+            raise WasiMemoryError("mpy-cross rejected %s:\n%s" % (source, errors))
         target.write_text(VIPER_STAND_IN)
     return out
 

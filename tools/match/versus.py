@@ -34,7 +34,9 @@ Progress goes to stderr; the summary (from this tree's side) or, with --json, on
 import argparse
 import io
 import json
+import os
 import queue
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -90,15 +92,18 @@ def export(revision):
                              capture_output=True)
     if archive.returncode != 0:
         raise VersusError("git archive %s firmware failed: %s" % (commit[:12], archive.stderr.decode().strip()))
-    scratch = EXPORTS / (commit + ".partial")
+    # This process's own scratch place, renamed into place whole: two matches started side by side (the
+    # test suite's parallel workers) export the same commit without removing each other's files.
+    scratch = EXPORTS / ("%s.partial-%d" % (commit, os.getpid()))
     if scratch.exists():
-        import shutil
-
         shutil.rmtree(scratch)
     scratch.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(scratch, filter="data")
-    scratch.rename(target)
+    try:
+        scratch.rename(target)
+    except OSError:  # the other one was first: its export is the same files
+        shutil.rmtree(scratch)
     return firmware, commit
 
 

