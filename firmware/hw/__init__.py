@@ -46,7 +46,8 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
              MicroPython's time module (virtual time in the simulator).
   .battery   None without a battery section; else .read() -> (volts at VSYS
              or None when the ADC failed, True while USB gives power): the
-             average of a few ADC readings through the config's divider.
+             average of a few ADC readings through the config's divider; .spec
+             is the config's BatterySpec.
   .reset()   restarts the device.
   .config    the BoardConfig.
 - CONFIG_PATH ("board.json", next to main.py) and STORAGE_ROOT ("data", the

@@ -13,6 +13,7 @@ class Battery:
     """read() -> (volts at VSYS, or None when the ADC failed; True while USB gives power)."""
 
     def __init__(self, spec):
+        self.spec = spec  # the config's BatterySpec: the chemistry's voltages, for the gauge
         self.adc = ADC(Pin(spec.adc))
         self.volts_per_count = spec.divider * _ADC_REFERENCE_V / _FULL_SCALE / _SAMPLES
         # The Pico's VBUS sense (GP24) is driven by a divider from VBUS: no pull, or it would skew the level.
