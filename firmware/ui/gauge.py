@@ -12,7 +12,7 @@ and the reasons for them.
 
 from othello.compat import const
 from ui import gfx, keys
-from ui.font import draw_text, text_width
+from ui.font import draw_columns
 from ui.screen import Screen
 
 USB = -1  # gauge.level when USB powers the board
@@ -31,6 +31,10 @@ _ABOVE_FULL_V = 0.6  # cells cannot give more than full by this much: such a rea
 
 _BODY_W = const(9)  # the battery picture: a 9 x 7 outline, a 2 x 3 terminal, 7 x 5 inside
 _PICTURE_W = const(11)
+# "USB" and "?" in letters 3 x 5, as column bytes (bit 0 on top): as wide and high as the battery picture,
+# so they sit beside a title or the thinking indicator without reading as part of it.
+_USB = b"\x1f\x10\x1f\x00\x17\x15\x1d\x00\x1f\x15\x0a"
+_QUERY = b"\x01\x15\x02"
 
 
 class Gauge:
@@ -96,22 +100,18 @@ class Gauge:
     # ----- the picture ---------------------------------------------------------------------------
 
     def width(self):
-        if self.level == USB:
-            return text_width("USB")
-        if self.level == UNKNOWN:
-            return _PICTURE_W + 1 + text_width("?")
-        return _PICTURE_W
+        return _PICTURE_W + 1 + len(_QUERY) if self.level == UNKNOWN else _PICTURE_W
 
     def draw(self, fb, x, y, ink=1):
         """The level at (x, y), 7 pixels high: a battery filled as far as the cells are, "USB", or an
         empty battery and "?"."""
         if self.level == USB:
-            draw_text(fb, x, y, "USB", ink)
+            draw_columns(fb, _USB, 0, len(_USB), x, y + 1, ink)
             return
         fb.rect(x, y, _BODY_W, 7, ink)
         fb.fill_rect(x + _BODY_W, y + 2, _PICTURE_W - _BODY_W, 3, ink)
         if self.level == UNKNOWN:
-            draw_text(fb, x + _PICTURE_W + 1, y, "?", ink)
+            draw_columns(fb, _QUERY, 0, len(_QUERY), x + _PICTURE_W + 1, y + 1, ink)
             return
         lit = (self.level * (_BODY_W - 2) + 50) // 100
         if lit:

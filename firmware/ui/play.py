@@ -37,7 +37,7 @@ SPIN_FRAMES = (gfx.WHITE_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_
                gfx.BLACK_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE)
 _SPIN_MS = const(200)  # the thinking indicator's step: each one sends a frame to the display (~25 ms on I2C)
 _INDICATOR_Y = const(6 * 9)  # the panel row of the thinking indicator
-_GAUGE_SPACE = const(19)  # the battery gauge's place at the right of that row: its widest picture and a gap
+_GAUGE_SPACE = const(17)  # the battery gauge's place at the right of that row: its widest picture and a gap
 _DEMO_MOVE_MS = const(800)  # the demo's pace, so a watcher can follow
 _COMPUTER_PASS_MS = const(1500)  # how long a computer's pass stays announced
 _HINT_MS = const(2000)
