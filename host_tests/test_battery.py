@@ -408,3 +408,18 @@ def test_sim_battery_through_the_real_process_and_the_script(tmp_path):
     bad.write_text("battery lots\n")
     done = _sim("--headless", str(bad), "--out", str(tmp_path / "out"))
     assert done.returncode == 2 and "line 1: battery is followed by a voltage" in done.stderr
+
+
+def test_the_front_ends_supply_keys_drain_charge_and_plug(tmp_path):
+    from simulator.terminal import decode_keys
+
+    assert decode_keys(b"vVu") == ["drain", "charge", "usb"]
+    with simulator.SimulatedDevice(BOARD) as sim:
+        assert sim.supply_text() == "USB"
+        assert sim.change_supply("drain") == "2.90 V + USB"  # full cells fitted, then 0.05 V less
+        assert sim.change_supply("usb") == "2.90 V"
+        assert sim.change_supply("charge") == "2.95 V"
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps(_board(None)))
+    with simulator.SimulatedDevice(board) as sim:
+        assert sim.change_supply("drain") is None

@@ -29,6 +29,7 @@ from .render import half_blocks, oled_image
 
 RECORD = b"\x1e"
 MAX_BATTERY_V = 6.0  # more at VSYS would destroy the Pico's regulator (5.5 V): the gauge's "?" can be tried up to here
+SUPPLY_STEP_V = 0.05  # what a front end's v / V key takes from or gives to the cells
 INTERPRETERS = ("cpython", "micropython")
 
 
@@ -179,6 +180,29 @@ class SimulatedDevice:
         self.battery, self.usb = battery, bool(usb)
         if getattr(self, "_process", None) is not None:
             self._send_supply()
+
+    def change_supply(self, key):
+        """A front end's supply key: "drain" / "charge" move the cells' voltage by SUPPLY_STEP_V (fitting
+        full cells first if there are none), "usb" plugs or pulls the cable (not the last supply). Returns
+        supply_text(), or None on a board without a battery gauge."""
+        if self.config.battery is None:
+            return None
+        battery, usb = self.battery, self.usb
+        if key == "usb":
+            usb = not usb
+        else:
+            if battery is None:
+                battery = self.config.battery.full
+            step = SUPPLY_STEP_V if key == "charge" else -SUPPLY_STEP_V
+            battery = round(min(MAX_BATTERY_V, max(0.0, battery + step)), 2)
+        if battery is not None or usb:
+            self.set_supply(battery, usb)
+        return self.supply_text()
+
+    def supply_text(self):
+        """The supply in words for a status line: "2.60 V", "2.60 V + USB" or "USB"."""
+        parts = ([] if self.battery is None else ["%.2f V" % self.battery]) + (["USB"] if self.usb else [])
+        return " + ".join(parts)
 
     def _supply_inputs(self):
         return self.hardware.power_inputs(self.battery, self.usb)
