@@ -423,3 +423,32 @@ def test_the_front_ends_supply_keys_drain_charge_and_plug(tmp_path):
     board.write_text(json.dumps(_board(None)))
     with simulator.SimulatedDevice(board) as sim:
         assert sim.change_supply("drain") is None
+
+
+def test_the_emulated_pico_reads_the_supply_through_rp2040js(tmp_path):
+    """The real firmware on the emulated chip: the voltage goes in as rp2040js's ADC reading, VBUS as GP24's
+    level; the warning, then the empty screen with the game saved (here the settings' file is the flash)."""
+    import pico_emulator
+
+    missing = pico_emulator.available()
+    if missing:
+        pytest.skip(missing)
+    from simulator.reading import shows
+    from ui.gauge import USB
+
+    with pico_emulator.EmulatedPico("pico_breadboard_i2c", battery=2.9) as pico:
+        pico.power_on()
+        assert pico.run_until(lambda p: shows(p.screen(), "Play computer"), 60000, 100), pico.console
+        pico.run_for(300)
+        assert 96 in _menu_gauge(pico)  # 2.9 V of 2.95 (the ADC reads 2.898 V)
+        pico.set_supply(2.1)
+        assert pico.run_until(lambda p: shows(p.screen(), "Battery low"), 20000, 100)
+        pico.set_supply(1.95)
+        assert pico.run_until(lambda p: shows(p.screen(), "Battery empty"), 20000, 100)
+        pico.set_supply(1.95, usb=True)
+        assert pico.run_until(lambda p: shows(p.screen(), "A: restart"), 20000, 100)
+        pico.tap("a")
+        assert pico.run_until(lambda p: shows(p.screen(), "Play computer"), 60000, 100), pico.console
+        pico.run_for(300)
+        assert _menu_gauge(pico) == [USB]
+        assert "Traceback" not in pico.console
