@@ -452,3 +452,28 @@ def test_the_emulated_pico_reads_the_supply_through_rp2040js(tmp_path):
         pico.run_for(300)
         assert _menu_gauge(pico) == [USB]
         assert "Traceback" not in pico.console
+
+
+def test_micropython_judges_the_readings_as_cpython_does(micropython):
+    """The device's interpreter (31-bit small ints, single-precision floats on the Pico): the same levels and
+    events from the same readings."""
+    readings = [None, 0.3, 2.95, 2.7, 2.4, 2.16, 2.1, 2.1, 2.1, 2.5, 2.1, 2.1, 1.99, 1.99, 6.0]
+    code = (
+        "import hw\nfrom ui.gauge import Gauge\n"
+        "spec = hw.load_config(%r).battery\n" % json.dumps(_board(GOOD))
+        + "readings = %r\n" % readings
+        + "def read():\n    return readings.pop(0), False\n"
+        "gauge = Gauge(spec, read, lambda a, b: a - b, lambda a, b: a + b)\n"
+        "out = []\n"
+        "for now in range(%d):\n" % len(readings)
+        + "    event = gauge.update(now)\n    out.append((gauge.level, event))\n"
+        "print(out)\n"
+    )
+    supply = iter(readings)
+    gauge = _gauge(Supply(None))
+    gauge.read = lambda: (next(supply), False)
+    expected = []
+    for now in range(len(readings)):
+        event = gauge.update(now)
+        expected.append((gauge.level, event))
+    assert micropython(code).strip().splitlines()[-1] == str(expected)

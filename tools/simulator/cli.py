@@ -12,7 +12,8 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="sim",
         description="Pocket Othello's simulator: the firmware on simulated Pico hardware. "
-        "Default: play in this terminal (arrows, Enter/Z = A, Esc/X = B, M = menu, Q quits).",
+        "Default: play in this terminal (arrows, Enter/Z = A, Esc/X = B, M = menu, Q quits; "
+        "on a board with a battery gauge, v / V lower / raise the cells' voltage and u plugs or pulls USB).",
     )
     parser.add_argument("--board", default=str(DEFAULT_BOARD), help="board config JSON (default: %%(default)s; more in %s)" % BOARD_CONFIGS)
     parser.add_argument("--interpreter", choices=INTERPRETERS, default="cpython", help="run the firmware under CPython or MicroPython's unix port")
