@@ -28,8 +28,9 @@ class Device:
     functions (ticks wrap around: compare them with ticks_diff).
     """
 
-    def __init__(self, config, clock, display, buttons, sound, storage):
+    def __init__(self, config, clock, display, buttons, sound, storage, battery=None):
         self.config = config
+        self.battery = battery  # hw.battery.Battery, or None on a board without a gauge
         self.display = display
         self.buttons = buttons
         self.sound = sound
@@ -72,7 +73,12 @@ def open_device(config, storage_root=STORAGE_ROOT):
     pwm = None if config.buzzer_pin is None else PWM(Pin(config.buzzer_pin))
     sound = Sound(pwm, clock)
     storage = Storage(storage_root, None if host_platform is None else host_platform.files)
-    return Device(config, clock, display, buttons, sound, storage)
+    battery = None
+    if config.battery is not None:
+        from hw.battery import Battery
+
+        battery = Battery(config.battery)
+    return Device(config, clock, display, buttons, sound, storage, battery)
 
 
 def boot(path=CONFIG_PATH):

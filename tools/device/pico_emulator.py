@@ -40,8 +40,8 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
         sys.path.insert(0, _path)
 
 from device import fetch_firmware, firmware_build  # noqa: E402
-from simulator.hardware import Hardware  # noqa: E402
-from simulator.simulated import SimulatedDevice, board_config  # noqa: E402
+from simulator.hardware import Hardware, adc_counts  # noqa: E402
+from simulator.simulated import SimulatedDevice, board_config, change_supply, check_supply, supply_text  # noqa: E402
 
 CHIP_DIR = TOOLS / "device" / "pico"
 CHIP = CHIP_DIR / "chip.mjs"
@@ -225,7 +225,7 @@ class EmulatedPico(SimulatedDevice):
     """
 
     def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True,
-                 keep=None, uf2=None):
+                 keep=None, uf2=None, battery=None, usb=None):
         source = config
         if isinstance(config, str) and not config.endswith(".json"):
             source = firmware_build.Paths().configs / (config + ".json")
@@ -248,6 +248,10 @@ class EmulatedPico(SimulatedDevice):
         self._flash_path.write_bytes(installed(Path(uf2).read_bytes()) if uf2 is not None else flash_image(files))
         self.hardware = Hardware(self.config, seed)
         self.panel = self.hardware.panel
+        self._process = None
+        self.battery = None
+        self.usb = True
+        self.set_supply(battery, battery is None if usb is None else usb)
         self.now = 0  # emulated ms since the first power-up
         self._ns = 0
         self.state = "off"
@@ -260,7 +264,6 @@ class EmulatedPico(SimulatedDevice):
         self._console = []
         self._usb = bytearray()  # what the device wrote to USB, not yet read by the raw REPL
         self._usb_open = False
-        self._process = None
         self._replies = None
         self._lock = threading.Lock()
         self._pressed = set()
@@ -305,6 +308,7 @@ class EmulatedPico(SimulatedDevice):
         self.boots += 1
         for name in self.hardware.buttons:
             self._set_button(name, name in self._pressed)
+        self._send_supply()
         if self.realtime:
             self._runner = threading.Thread(target=self._run_freely, daemon=True)
             self._runner.start()
@@ -483,6 +487,28 @@ class EmulatedPico(SimulatedDevice):
         last = self.buttons_read_ms
         # In real time the chip runs up to RUN_STEP_MS ahead of self.now: a change lands within that.
         return last is not None and (self._button_changed_ms is None or last > self._button_changed_ms + RUN_STEP_MS)
+
+    # --- the power supply (as SimulatedDevice's) ---
+
+    def set_supply(self, battery=None, usb=False):
+        """Cells at `battery` volts at VSYS (None: none) and/or USB: fed to the chip's ADC and VBUS pin."""
+        check_supply(self.config, battery, usb)
+        self.battery, self.usb = battery, bool(usb)
+        if self._process is not None:
+            self._send_supply()
+
+    def change_supply(self, key):
+        return change_supply(self, key)
+
+    def supply_text(self):
+        return supply_text(self.battery, self.usb)
+
+    def _send_supply(self):
+        analog, levels = self.hardware.power_inputs(self.battery, self.usb)
+        for gpio, volts in analog:
+            self._send("adc %d %d" % (gpio - 26, adc_counts(volts)))
+        for gpio, level in levels:
+            self._send("in %d %d" % (gpio, level))
 
     # --- buttons ---
 

@@ -14,6 +14,8 @@
 //   in G 0|1|- drive GPIO G       U HEX            bytes the device wrote to USB CDC
 //              (- = let go: the   I NS BUS ADDR HEX one I2C write, START to STOP, to an address that acked
 //              pad's pull decides) S NS BUS HEX     bytes written on an SPI bus
+//   adc CH N   ADC channel CH
+//              reads N (0-4095)
 //   dump PATH  flash -> PATH      O NS G 0|1|-     a watched GPIO's driven level (- = not an output)
 //   reset      restart the chip   P NS G HZ DUTY   the PWM on the --pwm GPIO (0 0 = silent)
 //              (flash kept)       D                the dump (or the profile) is written
@@ -79,6 +81,7 @@ const hex = (bytes) => Buffer.from(bytes).toString('hex');
 // ---- the chip, rebuilt on each reset around the same flash
 let simulator, mcu, cdc, timeBase = 0;
 const driven = new Map(); // gpio -> true/false/null (null: the pad's pull decides)
+const analog = new Map(); // ADC channel -> its 12-bit reading (rp2040js's channelValues), kept over resets
 let usbQueue = [];
 let spiPending = null; // [bus, time, bytes]
 let lastPwm = '';
@@ -143,6 +146,7 @@ function build() {
     });
   }
   for (const [gpio, level] of driven) if (level !== null) mcu.gpio[gpio].setInputValue(level);
+  for (const [channel, value] of analog) mcu.adc.channelValues[channel] = value;
   const readSio = mcu.sio.readUint32.bind(mcu.sio);
   mcu.sio.readUint32 = (offset) => {
     if (offset === SIO_GPIO_IN) lastInputRead = now();
@@ -241,6 +245,12 @@ function command(line) {
       const gpio = Number(words[1]), level = words[2] === '-' ? null : words[2] === '1';
       driven.set(gpio, level);
       if (level !== null) mcu.gpio[gpio].setInputValue(level); else followPulls();
+      break;
+    }
+    case 'adc': {
+      const channel = Number(words[1]), value = Number(words[2]);
+      analog.set(channel, value);
+      mcu.adc.channelValues[channel] = value;
       break;
     }
     case 'dump': fs.writeFileSync(words[1], mcu.flash.subarray(0, flash.length)); emit('D'); send(); break;
