@@ -34,7 +34,7 @@ test: $(STAMP) $(NODE_STAMP)
 .PHONY: play
 
 play: $(STAMP) $(if $(findstring --pico,$(SIM)),$(NODE_STAMP))
-	$(PY) tools/sim $(if $(BOARD),--board board_configs/$(BOARD).json) $(SIM)
+	$(PY) tools/sim $(if $(BOARD),--board "$(BOARD)") $(SIM)
 
 # ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto);
 # PORT=emulated benchmarks the emulated Pico (tools/pico_emulator.py) instead of a real one

@@ -75,15 +75,27 @@ def board_names(paths):
 
 
 def board_config(board, paths):
-    """The path of board config `board`, checked by the firmware's own validator when there is one."""
+    """The path of board config `board`, checked by the firmware's own validator when there is one.
+
+    `board` is a file stem in paths.configs ("pico_breadboard_i2c"), that stem with .json, or the path of
+    a JSON file anywhere. Every entry point (deploy, uf2, the simulator, the emulated Pico) resolves its
+    board here, so that each names the same configs and words the same errors.
+    """
     names = board_names(paths)
     choice = "choose one of: %s (files in %s)" % (", ".join(names) or "none yet", paths.configs)
     if not board:
         raise DeployError("say which board config to use: BOARD=<name>; " + choice)
-    if board not in names:
+    board = str(board)
+    stem = board[:-len(".json")] if board.endswith(".json") else board
+    if stem in names:
+        path = paths.configs / (stem + ".json")
+    elif os.sep in board and Path(board).is_file():
+        path = Path(board)
+    else:
         raise DeployError("no board config called %r; %s" % (board, choice))
-    path = paths.configs / (board + ".json")
     problems = config_problems(path, paths)
+    if len(problems) == 1:
+        raise DeployError("board config %s is not usable: %s" % (path, problems[0]))
     if problems:
         raise DeployError("board config %s is not usable:\n  %s" % (path, "\n  ".join(problems)))
     return path
@@ -173,6 +185,7 @@ def compile_all(sources, paths):
 def build(board, paths):
     """Compile firmware/ into build/<board>/ (the board's layout); returns the plan {device path: local file}."""
     config = board_config(board, paths)
+    board = config.stem
     sources = firmware_files(paths)
     # Root sources are compiled too, only to check them: the board gets their source.
     compiled = compile_all([relative for relative in sources if relative.suffix == ".py"], paths)
@@ -437,14 +450,14 @@ def flash(board, port, paths):
 
 
 def run(board, port, paths):
-    build(board, paths)
+    target = build(board, paths)[CONFIG_ON_BOARD].parent
     # The build mounted at /remote: the firmware finds board.json in its current directory there (and
     # writes its saved files to build/<board>/data on this computer); its modules come from /remote/lib,
     # ahead of any installed in the board's /lib.
     return Mpremote(port).interactive(
-        "mount", str(paths.build / board), "+",
+        "mount", str(target), "+",
         "exec", "import sys; sys.path.insert(0, '/remote/lib')", "+",
-        "run", str(paths.build / board / "main.py"))
+        "run", str(target / "main.py"))
 
 
 def repl(port, paths):
@@ -455,7 +468,8 @@ def bench(port, paths, board=""):
     if port == EMULATED:
         import pico_emulator
 
-        return pico_emulator.main(["bench", "--board", board or pico_emulator.DEFAULT_BOARD])
+        config = board_config(board or pico_emulator.DEFAULT_BOARD, paths)
+        return pico_emulator.main(["bench", "--board", str(config)])
     return Mpremote(port).interactive("run", str(paths.tools / "device_bench.py"), "+", "reset",
                                       hint="The benchmark runs on the installed firmware: `make flash BOARD=...` first.")
 

@@ -227,8 +227,11 @@ class EmulatedPico(SimulatedDevice):
     def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True,
                  keep=None, uf2=None):
         source = config
-        if isinstance(config, str) and not config.endswith(".json"):
-            source = deploy.Paths().configs / (config + ".json")
+        if isinstance(config, (str, Path)):  # named as every entry point names a board (deploy.board_config)
+            try:
+                source = deploy.board_config(config, deploy.Paths())
+            except deploy.DeployError as error:
+                raise PicoError(str(error))
         self.config, self.config_source = board_config(source)
         if uf2 is not None and (files is not None or keep is not None):
             raise PicoError("a .uf2 brings its own files: give uf2 without files or keep")

@@ -76,7 +76,7 @@ def make(board, out=None):
     except pico_emulator.PicoError as error:
         raise Uf2Error(str(error))
     data = installer(firmware, files)
-    target = Path(out) if out else pico_emulator.BUILD / ("pocket-othello-%s.uf2" % board)
+    target = Path(out) if out else pico_emulator.BUILD / ("pocket-othello-%s.uf2" % Path(board).name.removesuffix(".json"))
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     partial.write_bytes(data)

@@ -14,7 +14,8 @@ def build_parser():
         description="Pocket Othello's simulator: the firmware on simulated Pico hardware. "
         "Default: play in this terminal (arrows, Enter/Z = A, Esc/X = B, M = menu, Q quits).",
     )
-    parser.add_argument("--board", default=str(DEFAULT_BOARD), help="board config JSON (default: %%(default)s; more in %s)" % BOARD_CONFIGS)
+    parser.add_argument("--board", default=DEFAULT_BOARD.stem, help="board config: a file stem in %s, or a JSON file's path "
+                        "(default: %%(default)s)" % BOARD_CONFIGS)
     parser.add_argument("--interpreter", choices=INTERPRETERS, default="cpython", help="run the firmware under CPython or MicroPython's unix port")
     parser.add_argument("--app", default=str(DEFAULT_APP), help="the script the device runs at power-up (default: firmware/main.py)")
     parser.add_argument("--flash", help="directory standing for the Pico's flash (default: sim_flash/ when playing, empty for --headless)")
@@ -31,6 +32,11 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    try:
+        args.board = resolve_board(args.board)
+    except ValueError as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 2
     flash = args.flash
     if flash is None and not args.headless:
         flash = str(REPO / "sim_flash")
@@ -55,6 +61,16 @@ def main(argv=None):
         return 1
     finally:
         sim.close()
+
+
+def resolve_board(board):
+    """The checked path of board config `board`, named as `make flash` names it (tools/deploy.py)."""
+    import deploy
+
+    try:
+        return deploy.board_config(board, deploy.Paths())
+    except deploy.DeployError as error:
+        raise ValueError(str(error))
 
 
 def front_end(args, sim):
