@@ -160,6 +160,21 @@ def test_window_says_so_when_the_firmware_process_is_killed(tmp_path):
     assert status == 1 and KILLED in stderr, stderr
 
 
+NO_DISPLAY = "sim: no display: use the terminal front end (make play)"
+
+
+@pytest.mark.parametrize("display", [{}, {"DISPLAY": ":97"}], ids=["no DISPLAY", "DISPLAY unreachable"])
+def test_a_window_without_a_display_says_so_and_ends(display, tmp_path):
+    # Without a display pygame falls back to SDL's offscreen driver and runs forever, drawing nowhere.
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env.update(display)
+    result = subprocess.run(SIM + ["--window", "--flash", str(tmp_path / "flash")], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1] == NO_DISPLAY and "Traceback" not in result.stderr, result.stderr
+
+
 def test_headless_says_so_when_the_firmware_process_is_killed(tmp_path):
     script = tmp_path / "long.sim"
     script.write_text("wait 100\nwait 100000000\nshot never.png\n")

@@ -37,6 +37,14 @@ def main(argv=None):
     except ValueError as error:
         print("sim: %s" % error, file=sys.stderr)
         return 2
+    if args.window:
+        from .window import NoDisplay, check_display
+
+        try:
+            check_display()  # before the firmware starts, and before SDL picks a driver that draws nowhere
+        except NoDisplay as error:
+            print("sim: %s" % error, file=sys.stderr)
+            return 2
     flash = args.flash
     if flash is None and not args.headless:
         flash = str(REPO / "sim_flash")
@@ -90,9 +98,13 @@ def front_end(args, sim):
             sys.stderr.write(sim.console)
         return 0 if sim.exit_status in (None, 0) else 1
     if args.window:
-        from .window import run_window
+        from .window import NoDisplay, run_window
 
-        run_window(sim, scale=args.scale)
+        try:
+            run_window(sim, scale=args.scale)
+        except NoDisplay as error:
+            print("sim: %s" % error, file=sys.stderr)
+            return 2
     else:
         from .terminal import run_terminal
 
