@@ -280,6 +280,35 @@ def test_analyse_time_shows_its_progress(capsys, monkeypatch):
                      r"\(\d+/9 moves done\)", err), err
 
 
+IN_BOOK = "f5d6c3d3c4f4"  # the tiger: the opening book lists f6, c5, e6 and e3 for Black
+
+
+def test_analyse_all_gives_a_book_move_the_score_it_is_chosen_with():
+    done = othello("analyse", IN_BOOK, "--depth", "4", "--all", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    moves = {move["move"]: move for move in result["moves"]}
+    assert result["kind"] == "book" and moves[result["move"]]["score"] == result["score"]
+    assert result["moves"][0]["move"] == result["move"]
+    assert sorted(move["move"] for move in result["moves"] if move["kind"] == "book") == ["c5", "e3", "e6", "f6"]
+    assert "-0.0" not in done.stdout
+    text = othello("analyse", IN_BOOK, "--depth", "4", "--all")
+    best = re.search(r"best (\w+)\s+eval ([+-]\d+\.\d\d) discs", text.stdout)
+    assert best.groups() == (result["move"], "%+.2f" % result["score"]), text.stdout
+    assert "  %-4s %+.2f discs (book)" % (result["move"], result["score"]) in text.stdout, text.stdout
+
+
+def test_analyse_progress_ends_with_the_answer(capsys, monkeypatch):
+    monkeypatch.setattr(player, "PROGRESS_S", 0.0)
+    status, out, err = run(capsys, "analyse", IN_BOOK, "--depth", "4", "--all")
+    assert status == 0
+    lines = err.splitlines()
+    assert "best so far" not in err  # the replies' best is not the position's: the lines name the move scored
+    assert re.search(r"analyse: \d+ s, scoring every move: [a-h][1-8] \(\d+/11\)", err), err
+    assert re.fullmatch(r"analyse: \d+ s, done: best f6 \+3\.00 discs \(book\)", lines[-1]), err
+    assert "best f6" in out
+
+
 def test_analyse_an_empty_position_is_an_error(capsys):
     status, _, err = run(capsys, "analyse", "")
     assert status == 2 and "POS is empty" in err

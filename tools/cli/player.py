@@ -163,14 +163,24 @@ class Ticker:
         self.report = report
         self.started = time.monotonic()
         self.next = self.started + PROGRESS_S
+        self.written = False
 
     def __call__(self):
         now = time.monotonic()
         if now >= self.next:
             self.next = now + PROGRESS_S
-            sys.stderr.write(self.report(now - self.started) + "\n")
-            sys.stderr.flush()
+            self.write(self.report(now - self.started))
         return False
+
+    def write(self, line):
+        self.written = True
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def finish(self, report):
+        """The last line, report(seconds), when progress was shown: what the work ended with."""
+        if self.written:
+            self.write(report(time.monotonic() - self.started))
 
 
 def move_text(square, size):
@@ -351,6 +361,9 @@ def run_analyse(args):
         print(describe(board))
     decision = budgets.decide(board, args.seed, progress)
     moves = every_move(board, budgets, args.seed, progress) if args.all else None
+    # The progress lines (the search's best so far) end with the answer, not a guess it was replaced by.
+    progress.finish(lambda elapsed: "analyse: %.0f s, done: best %s %s" % (
+        elapsed, decision.move_name(), evaluation_text(decision.score, decision_kind(decision))))
     if args.json:
         result = dict(position_fields(board), move=decision.move_name(), score=decision.score,
                       kind=decision_kind(decision), depth=decision.depth, nodes=decision.nodes,
@@ -406,15 +419,28 @@ def analyse_progress(searcher, size, elapsed):
 
 
 def every_move(board, budgets, seed, progress):
-    """Each legal move with its score for the side to move, best first: the position after it searched
-    as the level searches (without its errors), or its final result when the game ends there."""
+    """Each legal move with its score for the side to move, best first: the book's own score for a move
+    the book lists for this position (the score the best move is given), else the position after it
+    searched as the level searches (without its errors), or its final result when the game ends there.
+
+    `progress` (a Ticker) then tells which move is being scored, not the replies' best so far."""
     level = budgets.level
     # The reply is one ply below: searched a ply less deep, each line ends as deep as the root search's.
     calm = changed(level, max_depth=max(1, level.max_depth - 1), noise=0.0, book=None if level.book is None else 0.0)
     squares = board.legal_squares() or [PASS]
+    engine = engine_for(board.variant)
+    book = engine.book_for(board) if level.book is not None and board.legal_moves() else None
+    in_book = dict(book.moves_for(board, engine.kernel)) if book is not None else {}
     time_ms = None if budgets.time_ms == NO_DEADLINE_MS else max(1, budgets.time_ms // len(squares))
     moves = []
-    for square in squares:
+    searcher = engine.searcher
+    for number_done, square in enumerate(squares):
+        name = move_text(square, board.size)
+        progress.report = lambda elapsed: "analyse: %.0f s, scoring every move: %s (%d/%d), %s nodes" % (
+            elapsed, name, number_done + 1, len(squares), number(searcher.nodes))
+        if square in in_book:
+            moves.append({"move": name, "score": in_book[square], "kind": "book", "depth": 0, "nodes": 0})
+            continue
         after = board.copy()
         if square == PASS:
             after.pass_turn()
@@ -422,11 +448,11 @@ def every_move(board, budgets, seed, progress):
             after.play(square)
         if after.is_game_over():
             score, _ = solve(after)
-            moves.append({"move": move_text(square, board.size), "score": -score, "kind": "exact", "depth": 1,
-                          "nodes": 0})
+            moves.append({"move": name, "score": -score, "kind": "exact", "depth": 1, "nodes": 0})
             continue
         reply = budgets.decide(after, seed, progress, calm, time_ms)
-        moves.append({"move": move_text(square, board.size), "score": -reply.score, "kind": decision_kind(reply),
+        # + 0.0: a reply scored 0 is a move scored 0, not -0.0
+        moves.append({"move": name, "score": -reply.score + 0.0, "kind": decision_kind(reply),
                       "depth": reply.depth + 1, "nodes": reply.nodes})
     # A proven loss of unknown margin may be worse than any loss whose margin is known: it goes last.
     moves.sort(key=lambda move: (move["kind"] == "proven" and move["score"] < 0, -move["score"]))
