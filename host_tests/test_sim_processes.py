@@ -313,6 +313,36 @@ def test_damaged_records_say_so_once(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.parametrize("answer, kept", [("", True), ("press down\n", False)], ids=["no", "yes, clear"])
+def test_damaged_records_can_be_cleared_when_asked(answer, kept, tmp_path):
+    flash = tmp_path / "flash"
+    (flash / "data").mkdir(parents=True)
+    (flash / "data" / "records.json").write_text("not json")
+    done = _headless(tmp_path, 'settle 500\npress a\npress down 8\npress a\nuntil "records.json damaged"\n'
+                     'until "Clear records"\npress a\nuntil "Clear records?"\nuntil "Yes, clear"\n' + answer +
+                     'press a\nsettle 300\n' + ("until \"Records cleared\"\n" if not kept else ""), flash)
+    assert done.returncode == 0, done.stderr
+    assert (flash / "data" / "records.json").exists() == kept
+
+
+@pytest.mark.parametrize("flash_state, words", [("read-only", "Flash read-only"), ("full", "Flash full")])
+def test_a_failed_save_says_what_failed(flash_state, words, tmp_path):
+    flash = tmp_path / "flash"
+    data = flash / "data"
+    data.mkdir(parents=True)
+    if flash_state == "full":  # the Pico's 1408 KiB filesystem, full of something else
+        (data / "photos.bin").write_bytes(bytes(1408 * 1024))
+    else:
+        data.chmod(0o555)
+    try:
+        done = _headless(tmp_path, 'until "Play computer"\npress down\npress a\n'
+                         'until "P1 to move"\npress a\nuntil "%s:"\nuntil "saved"\n' % words, flash)
+    finally:
+        data.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in data.iterdir()) == (["photos.bin"] if flash_state == "full" else [])
+
+
 def _app_acting_on_presses(tmp_path, action):
     """An app that prints 'boot', does `action` (a line of code) on every press and lights the panel."""
     path = tmp_path / "presses.py"

@@ -230,7 +230,7 @@ class GameScreen(Screen):
         app.dirty = True
         if not fresh:
             return
-        app.report_save(app.store.add_record(session.record()), "Flash full: record not saved")
+        app.report_save(app.store.add_record(session.record()), "record not saved")
         app.save_session()
         if result.winner is None:
             app.sounds.play(sounds.DRAW)

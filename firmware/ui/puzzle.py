@@ -44,7 +44,7 @@ def load_progress(app, count):
 
 def save_progress(app, progress):
     if not app.store.save(PUZZLES, {"s": progress}):
-        app.notify("Flash full: progress not saved")
+        app.report_save(False, "progress not saved")
 
 
 def result_text(score):

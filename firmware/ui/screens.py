@@ -223,16 +223,22 @@ def records_menu(app):
     good = [record for record in records if valid_record(record)]
     if len(good) < len(records):
         problem = problem or RECORDS + " damaged"
-    problem = problem or (app.store.problem and "Not saving: " + app.store.problem)
-    records = good
-    if not records:  # the screen says it all: a notice over it would hide its lines
-        return TextScreen(app, "Records", (wrap(problem, 20) + ["No games to show."]) if problem else ["No finished games", "yet."])
+    if app.store.problem:  # nothing was read, nothing can be cleared
+        return TextScreen(app, "Records", wrap("Not saving: " + app.store.problem, 20) + ["No games to show."])
+    clear = Item("Clear records", lambda: app.push(clear_records_menu(app)))
+    if not good:
+        if problem is None:
+            return TextScreen(app, "Records", ["No finished games", "yet."])
+        # Only the file's problem and the way out: its lines stay on the screen, not in a passing notice.
+        menu = Menu(app, "Records", [Item(line) for line in wrap(problem, 20)] + [Item("No games to show."), clear])
+        menu.select(len(menu.items) - 1)
+        return menu
     if problem:
         app.notify(problem)
     items = []
-    for number, record in enumerate(records):
+    for number, record in enumerate(good):
         items.append(record_item(app, number + 1, record))
-    items.append(Item("Clear records", lambda: app.push(clear_records_menu(app))))
+    items.append(clear)
     return Menu(app, "Records", items)
 
 
@@ -274,7 +280,10 @@ def play_from(app, record, moves):
 
 def clear_records_menu(app):
     def clear():
-        app.store.remove(RECORDS)
+        if not app.store.remove(RECORDS):
+            app.pop()
+            app.notify("%s: records not cleared" % app.store.failure)
+            return
         app.home()
         app.notify("Records cleared")
 
