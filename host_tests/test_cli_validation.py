@@ -217,6 +217,23 @@ def test_solve_with_a_limit_shows_progress_and_says_it_stopped(capsys, monkeypat
     assert "othello solve: not solved within --nodes 3000 (3,0" in err
 
 
+ONE_EMPTY_DRAW = "XXXXXXOOOOOOXXOOOOXOOXOOOOXXOXXXOOXOXOXXOOOXOXOXOOOOXOOXOXXX-XOX X"  # h7 draws 32-32
+
+
+def test_solve_words_a_draw_and_one_empty_square():
+    done = othello("solve", ONE_EMPTY_DRAW)
+    assert done.returncode == 0, done.stderr
+    assert "Black to move: draw with perfect play (1 empty, " in done.stdout, done.stdout
+    assert "by 0" not in done.stdout and "1 empties" not in done.stdout
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_a_position_without_discs_is_refused(command):
+    done = othello(command, "-" * 64 + " X")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("othello %s: the position has no discs" % command), done.stderr
+
+
 # ----- analyse ----------------------------------------------------------------------------------------
 
 
@@ -328,7 +345,7 @@ def test_match_json_and_progress(capfd, monkeypatch):
     assert result["results"][0]["black"] == "2" and result["results"][1]["white"] == "2"
     assert all(game["black_discs"] + game["white_discs"] <= 64 for game in result["results"])
     assert err.splitlines()[0] == "match: 2 vs random, 2 games on 1 process"
-    assert re.search(r"game 1: \d+ plies played, \d+ empties left", err)
+    assert re.search(r"game 1: \d+ (ply|plies) played, \d+ (empty|empties) left", err)
     assert re.search(r"game 2 \(2/2 done\): 2 as White", err)
 
 

@@ -48,8 +48,11 @@ USB_ADVICE = """\
 Plug the Pico in with a USB cable that carries data (some carry only power).
 If a drive called RPI-RP2 appears instead, the Pico has no MicroPython yet: run `make firmware`.
 Serial ports seen: {ports}
-Name the port by adding PORT=/dev/ttyACM0 (Windows: PORT=COM3) to the make command.
+Name the port by {naming}.
 More in docs/HARDWARE.md, Troubleshooting."""
+# How the advice names the port: for make's targets, and for host tools that take --port (tools/othello).
+MAKE_PORT = "adding PORT=/dev/ttyACM0 (Windows: PORT=COM3) to the make command"
+OPTION_PORT = "adding --port /dev/ttyACM0 (Windows: --port COM3) to the command"
 
 
 class DeployError(Exception):
@@ -367,22 +370,25 @@ def describe_ports(ports):
                      for device, ids in ports) or "none"
 
 
-def find_board(port):
+def find_board(port, naming=MAKE_PORT):
     """Fail with advice unless a board can be there: a USB serial port for auto, else the named port."""
     ports = serial_ports()
     if not port:
         if any(ids != "0000:0000" for _, ids in ports):
             return
-        raise DeployError("no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(ports)))
+        raise DeployError("no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(ports),
+                                                                                      naming=naming))
     if any(device == port for device, _ in ports) or os.path.exists(port):
         return
-    raise DeployError("serial port %s does not exist.\n%s" % (port, USB_ADVICE.format(ports=describe_ports(ports))))
+    raise DeployError("serial port %s does not exist.\n%s" % (port, USB_ADVICE.format(ports=describe_ports(ports),
+                                                                                      naming=naming)))
 
 
-def explain_failure(port, output):
-    """Turn mpremote's error output into advice."""
+def explain_failure(port, output, naming=MAKE_PORT):
+    """Turn mpremote's error output into advice (`naming`: how the user names a port)."""
     if "no device found" in output:
-        return "no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(serial_ports()))
+        return "no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(serial_ports()),
+                                                                          naming=naming)
     if "failed to access" in output:
         if port and os.path.exists(port) and not os.access(port, os.R_OK | os.W_OK):
             return ("no permission to open %s. On Linux: `sudo usermod -aG dialout $USER` (uucp on Arch), "
@@ -396,10 +402,11 @@ def explain_failure(port, output):
 
 
 class Mpremote:
-    """mpremote sessions on one port ("" = auto)."""
+    """mpremote sessions on one port ("" = auto); `naming` says how the user names a port in the advice."""
 
-    def __init__(self, port):
+    def __init__(self, port, naming=MAKE_PORT):
         self.port = port
+        self.naming = naming
         self.program = mpremote_program()
 
     def command(self, *commands):
@@ -409,12 +416,12 @@ class Mpremote:
         """Run one session and return what it printed; failures raise DeployError with advice."""
         done = subprocess.run(self.command(*commands), capture_output=True, text=True)
         if done.returncode:
-            raise DeployError(explain_failure(self.port, done.stdout + done.stderr))
+            raise DeployError(explain_failure(self.port, done.stdout + done.stderr, self.naming))
         return done.stdout
 
     def interactive(self, *commands, hint="docs/HARDWARE.md, Troubleshooting, may help."):
         """A session on the user's terminal (output streams, Ctrl-C and the prompt work)."""
-        find_board(self.port)
+        find_board(self.port, self.naming)
         status = subprocess.call(self.command(*commands))
         if status:
             print("mpremote stopped with status %d. %s" % (status, hint), file=sys.stderr)

@@ -18,6 +18,7 @@ Main menu (docs/UI.md shows each screen):
 
 from othello.compat import const
 from othello.match import MATCH_GAMES, MATCH_RACE
+from othello.notation import counted
 from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
 from ui import settings as choices
@@ -107,7 +108,7 @@ def handicap_text(s):
 
 def match_text(s):
     if s["match"] == MATCH_GAMES:
-        return "%d games" % s["games"]
+        return counted(s["games"], "game")
     if s["match"] == MATCH_RACE:
         return "race %d" % s["race"]
     return "single"

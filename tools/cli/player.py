@@ -32,7 +32,7 @@ from othello.board import PASS, Board
 from othello.compat import popcount
 from othello.kernel import Kernel
 from othello.kernels import make_kernel
-from othello.notation import parse_square, square_name
+from othello.notation import counted, parse_square, square_name
 from othello.variant import BLACK, COLOUR_NAMES, WHITE, Variant
 from player import LEVELS, Level, solve, think
 from player.engine import MAX_PLY, MAX_TIME_MS, SOLVE_SHARE, decide, engine_for
@@ -200,6 +200,9 @@ def load_position(args):
         raise CommandError('POS is empty: give a position (64 squares, then X or O for the side to move) or a '
                            'transcript such as f5d6c3, e.g. othello %s "%s"' % (args.command, EXAMPLE_POSITION))
     board, _ = load(text, args)
+    if not board.in_placement_phase() and board.count(BLACK) + board.count(WHITE) == 0:
+        raise CommandError("the position has no discs: a game starts with four in the centre (e.g. othello %s "
+                           "\"%s\")" % (args.command, EXAMPLE_POSITION))
     return board
 
 
@@ -240,8 +243,9 @@ def run_solve(args):
                               move=None if square is None else move_text(square, board.size),
                               nodes=searcher.nodes, seconds=round(elapsed, 3))))
         return 0
-    print("%s to move: %s by %d with perfect play (%d empties, %s nodes, %.2f s)" % (
-        side_name(board), verdict, abs(score), empties, number(searcher.nodes), elapsed))
+    print("%s to move: %s with perfect play (%s, %s nodes, %.2f s)" % (
+        side_name(board), verdict + (" by %d" % abs(score) if score else ""), counted(empties, "empty", "empties"),
+        number(searcher.nodes), elapsed))
     print("score %d move %s" % (score, move_text(square, board.size)))
     return 0
 
@@ -608,8 +612,8 @@ def play_one(job):
         now = time.monotonic()
         if now - last >= GAME_PROGRESS_S:
             last = now
-            sys.stderr.write("game %d: %d plies played, %d empties left, %.0f s\n" % (
-                index + 1, ply, board.empties(), now - started))
+            sys.stderr.write("game %d: %s played, %s left, %.0f s\n" % (
+                index + 1, counted(ply, "ply", "plies"), counted(board.empties(), "empty", "empties"), now - started))
             sys.stderr.flush()
     result = board.result()
     return index, first_colour, result.winner, result.black, result.white
@@ -678,8 +682,8 @@ def run_match(args):
             "average_disc_difference": average, "elo": elo, "elo_error_95": None if p in (0.0, 1.0) else error,
             "results": games}))
         return 0
-    print("%s vs %s, %d games (%s, %s openings), seed %d" % (
-        first.spec, second.spec, args.games, variant.describe(),
+    print("%s vs %s, %s (%s, %s openings), seed %d" % (
+        first.spec, second.spec, counted(args.games, "game"), variant.describe(),
         "balanced" if args.openings == "balanced" and variant.is_standard() else "random", args.seed))
     print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
     print("average disc difference %+.1f%s" % (average, " (fewer discs wins Anti-Othello)" if args.anti else ""))
