@@ -4,7 +4,8 @@ import pytest
 
 from engine_helpers import names, snapshot, variants
 from othello import BLACK, WHITE, Board, Game, IllegalMoveError, NotationError, Variant, parse_square, square_name
-from othello.notation import counted, (
+from othello.notation import (
+    counted,
     format_position,
     format_transcript,
     is_position_text,
