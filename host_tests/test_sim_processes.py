@@ -266,11 +266,11 @@ def test_terminal_repeats_of_a_held_key_keep_the_button_down(tmp_path, counter_a
     assert stderr.count("event right repeat") >= 2, "held long enough for the firmware's own repeat"
 
 
-def _headless(tmp_path, script, flash):
+def _headless(tmp_path, script, flash, *more):
     path = tmp_path / "script.sim"
     path.write_text(script)
     return subprocess.run(
-        SIM + ["--headless", str(path), "--flash", str(flash), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300
+        SIM + ["--headless", str(path), "--flash", str(flash), "--out", str(tmp_path / "out"), *more], capture_output=True, text=True, timeout=300
     )
 
 
@@ -325,8 +325,9 @@ def test_damaged_records_can_be_cleared_when_asked(answer, kept, tmp_path):
     assert (flash / "data" / "records.json").exists() == kept
 
 
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
 @pytest.mark.parametrize("flash_state, words", [("read-only", "Flash read-only"), ("full", "Flash full")])
-def test_a_failed_save_says_what_failed(flash_state, words, tmp_path):
+def test_a_failed_save_says_what_failed(flash_state, words, interpreter, tmp_path):
     flash = tmp_path / "flash"
     data = flash / "data"
     data.mkdir(parents=True)
@@ -336,7 +337,8 @@ def test_a_failed_save_says_what_failed(flash_state, words, tmp_path):
         data.chmod(0o555)
     try:
         done = _headless(tmp_path, 'until "Play computer"\npress down\npress a\n'
-                         'until "P1 to move"\npress a\nuntil "%s:"\nuntil "saved"\n' % words, flash)
+                         'until "P1 to move"\npress a\nuntil "%s:"\nuntil "saved"\n' % words, flash,
+                         "--interpreter", interpreter)
     finally:
         data.chmod(0o755)
     assert done.returncode == 0, done.stderr

@@ -16,20 +16,21 @@ directory holding more than the Pico's filesystem holds is a full flash
 (ENOSPC).
 """
 
-import errno
 import io
 import os
 
 CHUNK = 256
 BLOCK = 4096  # littlefs's block on the Pico: a file takes whole blocks
 FLASH_BYTES = 1408 * 1024  # the rp2 port's filesystem on a 2 MiB Pico
-_READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+# errno numbers (Linux's, as MicroPython's; its errno module names only some of them)
+EPERM, EACCES, ENOSPC, EROFS = 1, 13, 28, 30
+_READ_ONLY = (EROFS, EACCES, EPERM)
 
 
 def _device_error(error):
     """The host's OSError as the device raises it."""
-    if error.errno in _READ_ONLY:
-        return OSError(errno.EROFS, "read-only flash")
+    if error.args and error.args[0] in _READ_ONLY:
+        return OSError(EROFS, "read-only flash")
     return error
 
 
@@ -50,21 +51,21 @@ class FlashFiles:
     def _check_writable(self, path):
         """EROFS where the folder of `path` has no write permission bits (whoever the host user is)."""
         try:
-            mode = os.stat(self._folder(path)).st_mode
+            mode = os.stat(self._folder(path))[0]  # a tuple under MicroPython: [0] mode, [6] size
         except OSError:
             return  # no folder: the operation itself says so
         if not mode & 0o222:
-            raise OSError(errno.EROFS, "read-only flash")
+            raise OSError(EROFS, "read-only flash")
 
     def check_space(self, path, more):
         """ENOSPC if `more` bytes would not fit beside the files of the folder of `path`."""
         folder = self._folder(path)
         used = 0
         for name in os.listdir(folder):
-            size = os.stat(folder + "/" + name).st_size
+            size = os.stat(folder + "/" + name)[6]
             used += max(1, -(-size // BLOCK)) * BLOCK
         if used + more > FLASH_BYTES:
-            raise OSError(errno.ENOSPC, "flash full")
+            raise OSError(ENOSPC, "flash full")
 
     def open(self, path, mode="r"):
         if "w" in mode or "a" in mode or "+" in mode:
