@@ -5,6 +5,7 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -332,6 +333,32 @@ def test_analyse_an_empty_position_is_an_error(capsys):
 
 
 # ----- match ---------------------------------------------------------------------------------------------
+
+
+def test_ctrl_c_during_a_match_reports_the_finished_games_and_nothing_from_the_workers():
+    # Ctrl-C goes to the terminal's whole process group: the parent and its worker processes.
+    process = subprocess.Popen([sys.executable, OTHELLO, "match", "--black", "4", "--white", "4", "--games", "200",
+                                "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        progress = ""
+        while "done)" not in progress:  # a game finished
+            line = process.stderr.readline()
+            assert line, progress
+            progress += line
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    finished = progress.count("done)") + err.count("done)")
+    assert process.returncode == 130
+    assert err.rstrip().endswith("othello match: interrupted"), err
+    assert "Process" not in err and "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert out.startswith("4 vs 4, %d of 200 games (interrupted) (8x8 Othello" % finished), out
+    wins, draws, losses = (int(n) for n in re.search(r"wins (\d+)  draws (\d+)  losses (\d+)", out).groups())
+    assert wins + draws + losses == finished
 
 
 def test_match_json_and_progress(capfd, monkeypatch):

@@ -22,6 +22,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -642,57 +643,97 @@ def run_match(args):
     starts = openings(variant, (args.games + 1) // 2, args.seed, args.openings == "balanced")
     jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed, args.interpreter)
             for i in range(args.games)]
-    wins = draws = losses = 0
-    margins = []
-    scores = []
-    games = []
+    tally = MatchTally(starts, first.spec, second.spec)
     started = time.monotonic()
     workers = min(args.jobs, args.games)
     sys.stderr.write("match: %s vs %s, %d game%s on %d process%s\n" % (
         first.spec, second.spec, args.games, "" if args.games == 1 else "s", workers, "" if workers == 1 else "es"))
-    with multiprocessing.Pool(workers) as pool:
-        for done, (index, colour, winner, black, white) in enumerate(pool.imap_unordered(play_one, jobs), 1):
-            mine, theirs = (black, white) if colour == BLACK else (white, black)
-            if winner is None:
-                draws += 1
-                scores.append(0.5)
-            elif winner == colour:
-                wins += 1
-                scores.append(1.0)
-            else:
-                losses += 1
-                scores.append(0.0)
-            margins.append(mine - theirs)
-            games.append({"game": index + 1, "opening": starts[index // 2], "black": first.spec if colour == BLACK
-                          else second.spec, "white": second.spec if colour == BLACK else first.spec,
-                          "black_discs": black, "white_discs": white,
-                          "winner": None if winner is None else COLOUR_NAMES[winner].lower(),
-                          "first_player_score": scores[-1]})
+    # The workers ignore Ctrl-C (the terminal sends it to them too): the parent alone stops the match, and
+    # reports the games finished so far.
+    pool = multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
+        for done, game in enumerate(pool.imap_unordered(play_one, jobs), 1):
+            mine, theirs = tally.add(*game)
             sys.stderr.write("game %d (%d/%d done): %s as %s %d-%d   (+%d =%d -%d, %.0f s)\n" % (
-                index + 1, done, args.games, first.spec, "Black" if colour == BLACK else "White", mine, theirs,
-                wins, draws, losses, time.monotonic() - started))
-    p, elo, error = elo_from(scores)
-    average = sum(margins) / len(margins)
+                game[0] + 1, done, args.games, first.spec, "Black" if game[1] == BLACK else "White", mine, theirs,
+                tally.wins, tally.draws, tally.losses, time.monotonic() - started))
+    except KeyboardInterrupt:
+        pool.terminate()
+        pool.join()
+        if tally.games:
+            report_match(args, variant, tally, interrupted=True)
+        raise
+    pool.close()
+    pool.join()
+    report_match(args, variant, tally)
+    return 0
+
+
+class MatchTally:
+    """The finished games of a match, from the first player's side."""
+
+    def __init__(self, starts, first, second):
+        self.starts = starts
+        self.first = first
+        self.second = second
+        self.wins = self.draws = self.losses = 0
+        self.margins = []
+        self.scores = []
+        self.games = []
+
+    def add(self, index, colour, winner, black, white):
+        """Count one game (play_one's result); returns (first player's discs, the other's)."""
+        mine, theirs = (black, white) if colour == BLACK else (white, black)
+        if winner is None:
+            self.draws += 1
+            self.scores.append(0.5)
+        elif winner == colour:
+            self.wins += 1
+            self.scores.append(1.0)
+        else:
+            self.losses += 1
+            self.scores.append(0.0)
+        self.margins.append(mine - theirs)
+        self.games.append({"game": index + 1, "opening": self.starts[index // 2],
+                           "black": self.first if colour == BLACK else self.second,
+                           "white": self.second if colour == BLACK else self.first,
+                           "black_discs": black, "white_discs": white,
+                           "winner": None if winner is None else COLOUR_NAMES[winner].lower(),
+                           "first_player_score": self.scores[-1]})
+        return mine, theirs
+
+
+def report_match(args, variant, tally, interrupted=False):
+    """The match's result on stdout: of every game, or of the games finished when it was interrupted."""
+    first, second = args.black, args.white
+    p, elo, error = elo_from(tally.scores)
+    average = sum(tally.margins) / len(tally.margins)
+    played = len(tally.games)
     if args.json:
-        games.sort(key=lambda game: game["game"])
-        print(json.dumps({
-            "first": first.spec, "second": second.spec, "games": args.games, "variant": variant.describe(),
+        tally.games.sort(key=lambda game: game["game"])
+        result = {
+            "first": first, "second": second, "games": args.games, "variant": variant.describe(),
             "seed": args.seed, "openings": args.openings if variant.is_standard() else "random",
-            "wins": wins, "draws": draws, "losses": losses, "score": p,
+            "wins": tally.wins, "draws": tally.draws, "losses": tally.losses, "score": p,
             "average_disc_difference": average, "elo": elo, "elo_error_95": None if p in (0.0, 1.0) else error,
-            "results": games}))
-        return 0
+            "results": tally.games}
+        if interrupted:
+            result.update(interrupted=True, games_played=played)
+        print(json.dumps(result))
+        return
+    games = counted(args.games, "game") if not interrupted else "%d of %s (interrupted)" % (
+        played, counted(args.games, "game"))
     print("%s vs %s, %s (%s, %s openings), seed %d" % (
-        first.spec, second.spec, counted(args.games, "game"), variant.describe(),
+        first, second, games, variant.describe(),
         "balanced" if args.openings == "balanced" and variant.is_standard() else "random", args.seed))
-    print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
+    print("wins %d  draws %d  losses %d  score %.1f%%" % (tally.wins, tally.draws, tally.losses, 100 * p))
     print("average disc difference %+.1f%s" % (average, " (fewer discs wins Anti-Othello)" if args.anti else ""))
     if p in (0.0, 1.0):
         # every game the same: the Elo estimate is only a bound (counted as if half a game went the other way)
         print("Elo difference %+.0f or %s (every game %s)" % (elo, "more" if p else "less", "won" if p else "lost"))
     else:
         print("Elo difference %+.0f +/- %.0f (95%%)" % (elo, error))
-    return 0
+    sys.stdout.flush()
 
 
 # ----- player-bench -------------------------------------------------------------------
