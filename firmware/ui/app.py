@@ -82,6 +82,8 @@ class App:
         self.failures = 0
         self.apply_contrast()
         self.push(self.make(TITLE))
+        # main.py put this very picture on the glass: drawing it again would hold the menu back (docs/UI.md).
+        self.dirty = title_since is None
         if problems:
             self.notify(". ".join(problems))
 

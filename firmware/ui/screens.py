@@ -16,6 +16,8 @@ Main menu (docs/UI.md shows each screen):
     About               version, keys
 """
 
+import gc
+
 from othello.compat import const
 from othello.match import MATCH_GAMES, MATCH_RACE
 from othello.notation import counted
@@ -47,7 +49,12 @@ class TitleScreen(Screen):
 
     def tick(self, now):
         if self.app.ticks_diff(now, self.since) >= _TITLE_MS:
-            self.app.replace(self.app.make(MAIN_MENU))
+            app = self.app
+            app.replace(app.make(MAIN_MENU))
+            # The menu on the glass first, then the start-up's leftovers collected at once: left to the
+            # collector's own turn, that collection landed in the redraw of the first key pressed (docs/UI.md).
+            app.redraw()
+            gc.collect()
 
     def draw(self, fb):
         gfx.title_picture(fb, self.app.version)
