@@ -235,6 +235,20 @@ def test_a_position_without_discs_is_refused(command):
     assert done.stderr.startswith("othello %s: the position has no discs" % command), done.stderr
 
 
+# A whole game (level 3 against itself, 41-23): the README's review example, which works when copied.
+WHOLE_GAME = "d3e3f3c3e6f4g3g4f5d7c4b4f6c6c5d6h3g5h6d2e7g6f7h5h4e2b5f8h7a4f2g8e1f1g1g2e8d8c8b8c7b7d1b6a8a7h8g7c2b3a2a3a6a5b2a1h1h2c1b1"
+
+
+def test_the_readme_review_example_is_a_whole_game():
+    done = othello("review", WHOLE_GAME, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().split("\n")
+    assert lines[-2].startswith("Black: ") and lines[-1].startswith("White: ")
+    assert "61 b1 black" in done.stdout  # every ply, the pass included
+    cut = othello("review", WHOLE_GAME[:12] + "...")
+    assert cut.returncode == 2 and "Traceback" not in cut.stderr and len(cut.stderr.strip().split("\n")) == 1
+
+
 # ----- analyse ----------------------------------------------------------------------------------------
 
 
