@@ -8,7 +8,7 @@
     deploy.py bench                  tools/device_bench.py on the board's installed firmware, then reset
     deploy.py bench --port emulated  the same on the emulated Pico, with the build of --board (tools/pico_emulator.py)
 
-NAME is a file stem in board_configs/; --port picks the serial port (default: mpremote's auto).
+NAME is a file stem in board_configs/ (with or without .json) or a JSON file's path; --port picks the serial port (default: mpremote's auto).
 
 The board's layout, mirrored in build/NAME/:
     /main.py, /boot.py      source: MicroPython runs these by name at power-up
@@ -37,6 +37,7 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+; armv6m code also runs on the RP2350
 ROOT_SOURCES = ("boot.py", "main.py")  # stay source: MicroPython looks for exactly these names
 CONFIG_ON_BOARD = "/board.json"
 MANIFEST = "/deploy_manifest.txt"
+BOARD_HELP = "board config: a file stem in board_configs/, with or without .json, or a JSON file's path"
 EMULATED = "emulated"  # --port: the emulated Pico of tools/pico_emulator.py
 # MicroPython packages the firmware needs from micropython-lib, installed with `mpremote mip install`,
 # each with the file whose presence shows it is installed. None today: the display drivers ship in
@@ -485,7 +486,7 @@ def main(argv=None, paths=None):
     paths = paths or Paths()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("build", "flash", "run", "repl", "bench"))
-    parser.add_argument("--board", default="", help="board config: a file stem in board_configs/")
+    parser.add_argument("--board", default="", help=BOARD_HELP)
     parser.add_argument("--port", default="", help="serial port (default: the first USB one)")
     args = parser.parse_args(argv)
     try:

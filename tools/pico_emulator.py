@@ -637,7 +637,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("run", "bench", "boot"))
     parser.add_argument("script", nargs="?", help="for run: the MicroPython script")
-    parser.add_argument("--board", default=DEFAULT_BOARD, help="board config: a file stem in board_configs/")
+    parser.add_argument("--board", default=DEFAULT_BOARD, help=deploy.BOARD_HELP)
     parser.add_argument("--lib", action="append", default=[], help="for run: one more module for /lib")
     parser.add_argument("--ms", type=int, default=6000, help="for boot: emulated milliseconds to run")
     parser.add_argument("--out", default=str(BUILD / "pico"), help="for boot: where the pictures go as PNG")

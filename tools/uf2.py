@@ -20,6 +20,7 @@ import struct
 import sys
 from pathlib import Path
 
+import deploy
 import fetch_firmware
 import pico_emulator
 
@@ -95,7 +96,7 @@ Install it on the Pico (MicroPython and the game in one go; files already on the
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--board", default="", help="board config: a file stem in board_configs/")
+    parser.add_argument("--board", default="", help=deploy.BOARD_HELP)
     parser.add_argument("--pico", default=PICO, help="MicroPython board build (only %s has this layout)" % PICO)
     parser.add_argument("--out", help="the .uf2 to write (default build/pocket-othello-<board>.uf2)")
     args = parser.parse_args(argv)
