@@ -428,7 +428,7 @@ def test_the_front_ends_supply_keys_drain_charge_and_plug(tmp_path):
 def test_the_emulated_pico_reads_the_supply_through_rp2040js(tmp_path):
     """The real firmware on the emulated chip: the voltage goes in as rp2040js's ADC reading, VBUS as GP24's
     level; the warning, then the empty screen with the game saved (here the settings' file is the flash)."""
-    import pico_emulator
+    from device import pico_emulator
 
     missing = pico_emulator.available()
     if missing:
