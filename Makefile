@@ -27,7 +27,8 @@ $(STAMP): host_tests/requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-# The tests run in parallel, one process a core (pytest-xdist), and the time they took is printed last.
+# The tests run in parallel, one process a core (pytest-xdist); the 15 slowest and the time they all took
+# are printed last.
 # `make check` is the quick inner loop: without the emulated Pico's tests and those marked slow (CI runs
 # `make test`). TESTS = more pytest options, e.g. TESTS="-k book"; TEST_PROCESSES = how many processes.
 TEST_PROCESSES ?= auto
@@ -35,7 +36,7 @@ PYTEST = $(PY) -m pytest -q -n $(TEST_PROCESSES) --dist loadgroup $(TESTS) host_
 timed = started=$$(date +%s); $(1); status=$$?; echo "make $(2): $$(( $$(date +%s) - started )) s"; exit $$status
 
 test: $(STAMP) $(NODE_STAMP)
-	@$(call timed,$(PYTEST),test)
+	@$(call timed,$(PYTEST) --durations=15,test)
 
 check: $(STAMP)
 	@$(call timed,$(PYTEST) -m "not pico and not slow",check)

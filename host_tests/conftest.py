@@ -20,6 +20,12 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes a minute or more of one core")
 
 
+def pytest_collection_modifyitems(items):
+    """The slow tests first, then the emulated Pico's (each in their files' order): started while every
+    parallel worker is busy, they do not leave one worker running alone at the end."""
+    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, item.get_closest_marker("pico") is None))
+
+
 @pytest.fixture(params=micropython_runner.INTERPRETERS)
 def micropython(request):
     """Run code under each MicroPython interpreter: `micropython(code, heap=...)` returns stdout."""

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from runners import micropython_runner
 
 REPO = micropython_runner.REPO
@@ -53,6 +55,7 @@ def play_game(compiled_firmware, heap, through_ui=False, tmp_path=None):
     return done, figures
 
 
+@pytest.mark.slow
 def test_top_level_game_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
     """Engine and player, level 8 against itself: 110 KB live today (it runs down to 144K)."""
     done, figures = play_game(compiled_firmware, "192K", tmp_path=tmp_path)
@@ -60,6 +63,7 @@ def test_top_level_game_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
     assert figures["peak_live"] < 150 * 1024, figures
 
 
+@pytest.mark.slow
 def test_top_level_game_through_the_ui_fits_224k_on_the_unix_port(compiled_firmware, tmp_path):
     """The App on host_tests/ui_fakes' device with the level's own node budget, on this 64-bit port whose
     8-byte words make the same objects take about 1.4 times the Pico's heap: games pass down to 208K today,

@@ -61,6 +61,7 @@ def test_the_published_build_frees_a_running_heap_frame_and_the_one_run_here_kee
     assert micropython_runner.run_wasm(COLLECTION_IN_A_HEAP_FRAME, heap="1M").strip() == "kept"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heap", ["192K", "128K"])
 def test_top_level_game_fits_on_the_32_bit_build(monkeypatch, bytecode_firmware, heap):
     """Engine and player alone: 99 KB live on this build today, and a game plays in 128K. Issue 14's pattern
@@ -72,6 +73,7 @@ def test_top_level_game_fits_on_the_32_bit_build(monkeypatch, bytecode_firmware,
     assert figures["peak_live"] < 104 * 1024, figures
 
 
+@pytest.mark.slow
 def test_collections_between_moves_are_safe_on_the_published_build(monkeypatch, bytecode_firmware):
     """Everything one move allocates stays until it ends: about 470 KB at 10 nodes, so a 1M heap."""
     output = wasi_memory.run_game("safe-points", "1M", bytecode_firmware, node_limit=10)
@@ -80,6 +82,7 @@ def test_collections_between_moves_are_safe_on_the_published_build(monkeypatch, 
     assert figures["peak_live"] < 100 * 1024 < figures["peak_garbage"], figures
 
 
+@pytest.mark.slow
 def test_top_level_game_through_the_ui_fits_192k_on_the_32_bit_build(bytecode_firmware):
     """The issue's budget with the UI (human against level 8, the level's own budget): 153 KB live today
     (131 KB before issue 14's pattern evaluation and its 20,169-byte phase buffer)."""
@@ -114,6 +117,7 @@ def game_end_heaps(output):
     return [int(line.split()[-1]) for line in output.split("\n") if line.startswith("game ")]
 
 
+@pytest.mark.slow
 def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device_flash):
     """main.py as the Pico runs it: hw.boot() opens the SSD1306 driver, Buttons, Sound and Storage on the
     stand-in machine, and a scripted human plays the first legal move by pressing the pins against level 8
@@ -133,6 +137,7 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
     assert len(ends) == 3 and max(ends) - min(ends) < 3 * 1024, ends
 
 
+@pytest.mark.slow
 def test_power_up_and_three_games_through_the_buttons_on_the_unix_port(compiled_firmware, tmp_path):
     """The same on the unix port (8-byte words, viper running): 272K plays them today (~233 KB of firmware at
     the peak, ~27 KB of stand-ins; 240K and ~210 KB before issue 14's pattern evaluation, whose phase buffer

@@ -153,6 +153,7 @@ def test_a_corrupt_save_file_gives_the_short_message_and_defaults(main_menu, tmp
     assert files["%s/game.json" % hw.STORAGE_ROOT] == damage["/%s/game.json" % hw.STORAGE_ROOT]  # kept for a look
 
 
+@pytest.mark.slow
 def test_the_viper_kernel_equals_the_plain_kernel_on_the_rp2040():
     script = TWINS.read_text() + """
 check_methods()
@@ -167,6 +168,7 @@ print("twins ok", total)
     assert "twins ok 250" in output
 
 
+@pytest.mark.slow
 def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
     # Six of test_fastpath_search's device cases (a node budget ending an iteration, the weaker levels'
     # margin, Anti-Othello with a black hole, discs on squares 31/32/63, 6x6 and 6x6 Anti-Othello with a
@@ -179,6 +181,7 @@ def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
     assert "search twins ok %d" % len(cases) in output, output
 
 
+@pytest.mark.slow
 def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     # Every other case of test_fastpath_endgame (Othello and Anti-Othello, with and without a black hole,
     # 4 to 12 empties, passes; 8x8 and 6x6), solved here by the plain solver; the device solves each with solve and
@@ -191,6 +194,7 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     assert "solver twins ok %d" % len(cases) in output, output
 
 
+@pytest.mark.slow
 def test_the_machine_code_solver_equals_the_viper_solver_on_the_rp2040():
     # The other half of test_fastpath_endgame's cases (passes, black holes, Anti-Othello, 6x6 inside the
     # 8x8 board; 4 to 12 empties), each solved with five windows by the player's solver, whose last five
@@ -325,6 +329,7 @@ def test_machine_reset_restarts_the_chip_and_the_flash_keeps_what_was_written():
         assert pico.run_script("print(open('/kept.txt').read())") == "written before the reset\n"
 
 
+@pytest.mark.slow
 def test_sim_pico_headless_takes_the_tours_screenshots_pixel_for_pixel(tmp_path):
     # The tour's start (power-up, the title, the menus, a game against the computer to its first move):
     # the same PNG files as the simulator wrote into docs/screens (test_sim_screens checks those). The

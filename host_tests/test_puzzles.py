@@ -108,6 +108,7 @@ def solved_again():
     return (build_cache.directory("puzzle-solves", key, solve_every_score) / "solved.txt").read_text()
 
 
+@pytest.mark.slow
 def test_every_answer_and_solution_line_is_verified_by_the_exact_solver():
     """Each move's score is proved with a window just around it, each puzzle lists every legal move, a
     puzzle claiming a unique answer has one, and the solution line is best play to the end."""

@@ -59,6 +59,7 @@ def test_wake_taps_only_a_dimmed_screen_and_that_tap_only_wakes_it(tmp_path):
     assert (out / "dimmed.png").read_bytes() != (out / "awake.png").read_bytes()
 
 
+@pytest.mark.slow
 def test_the_tour_makes_the_committed_screenshots_byte_for_byte(tmp_path):
     """README's commands (tools/sim --interpreter micropython --headless docs/screens/<script>.sim --out
     docs/screens, for tour.sim and each other script there), into a temporary directory: together they make

@@ -42,6 +42,7 @@ def replayed(board_text, moves, variant=None):
     return board
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("revision", ["HEAD", OLD_TOP_LEVEL])
 def test_a_short_match_against_a_revision_plays_whole_games_and_replays_exactly(capsys, revision):
     if not has_commit(revision):
@@ -68,6 +69,7 @@ def test_a_short_match_against_a_revision_plays_whole_games_and_replays_exactly(
     assert [game["moves"] for game in again["results"]] == [game["moves"] for game in summary["results"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("anti", [False, True])
 def test_a_6x6_match_scores_each_game_by_its_rules(capsys, anti):
     """6x6 games from random openings; in Anti-Othello the side with fewer discs wins the game's point."""

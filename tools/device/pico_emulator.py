@@ -64,6 +64,10 @@ FS_DISK_VERSION = 0x00020001  # littlefs 2.1, what MicroPython's lib/littlefs wr
 
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 RUN_STEP_MS = 20  # real time: the chip runs in steps of this much emulated time
+# Entering the raw REPL: no Ctrl-C until the chip has run this long since it started (its boot scripts mount
+# the filesystem undisturbed), and at most this long for the prompt that follows a Ctrl-C.
+BOOT_SETTLE_MS = 200
+PROMPT_WAIT_MS = 300
 
 
 class PicoError(Exception):
@@ -257,6 +261,7 @@ class EmulatedPico(SimulatedDevice):
         self.set_supply(battery, battery is None if usb is None else usb)
         self.now = 0  # emulated ms since the first power-up
         self._ns = 0
+        self._started_ns = 0
         self.state = "off"
         self.exit_status = None
         self.ending = None  # why the emulator stopped, when it did on its own (halted)
@@ -303,6 +308,7 @@ class EmulatedPico(SimulatedDevice):
         self._process = subprocess.Popen(self._chip_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, bufsize=0)
         self._boot_ns = self._ns
+        self._started_ns = self._ns  # the last power-up or machine.reset()
         threading.Thread(target=self._read, args=(self._process, self._replies), daemon=True).start()
         self.state = "running"
         self.exit_status = None
@@ -390,6 +396,7 @@ class EmulatedPico(SimulatedDevice):
                 self._usb_open = True
             elif kind == "X":  # machine.reset(): the chip restarts, the board keeps its power
                 self.resets += 1
+                self._started_ns = self._boot_ns + int(words[1])
                 self.buttons_read_ms = None
                 self.hardware.levels.clear()
                 self._usb_open = False
@@ -563,9 +570,12 @@ class EmulatedPico(SimulatedDevice):
             self.power_on()
         if not self.run_until(lambda _: self._usb_open, 10000):
             raise PicoError("the emulated Pico's USB serial port did not open:\n" + self.console[-2000:])
-        self.run_for(200)
+        settle_ms = (self._started_ns - self._ns) // 1000000 + BOOT_SETTLE_MS
+        if settle_ms > 0:
+            self.run_for(settle_ms)
         self.write_usb(b"\r\x03\x03")
-        self.run_for(300)
+        # What the interrupted program printed, then the REPL's prompt (the raw REPL is asked for either way)
+        self.run_until(lambda _: b">>> " in self._usb, PROMPT_WAIT_MS, 5)
         self._usb.clear()
         self.write_usb(b"\r\x01")
         self._expect(RAW_PROMPT, 5000)
