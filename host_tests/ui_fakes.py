@@ -196,8 +196,23 @@ class FakeDevice:
     def ticks_add(self, ticks, delta):
         return ticks + delta
 
+    search_mhz = 125
+
     def sleep_ms(self, ms):
         self.now += ms
+
+    nap = sleep_ms
+
+    def full_speed(self):
+        pass
+
+    def base_speed(self):
+        pass
+
+    def sleep_until_pressed(self):
+        """Switched off: the next queued key wakes it (none queued: it would sleep for ever)."""
+        if not self.buttons.queue:
+            raise AssertionError("the fake device switched off with no key to wake it")
 
     def reset(self):
         raise Reset()

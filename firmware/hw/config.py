@@ -9,13 +9,17 @@ board_configs/):
                  "bus": "i2c", "i2c": {"sda": 4, "scl": 5, "freq": 400000, "address": "0x3C"},
                  "reset": 9},
      "buttons": {"a": {"pin": 20, "pull": "up", "active": "low"}, ...},
-     "buzzer": {"pin": 15}}
+     "buzzer": {"pin": 15},
+     "cpu_mhz_max": 200}
 
 or with "bus": "spi" and "spi": {"sck": 18, "mosi": 19, "cs": 17, "dc": 20,
 "baudrate": 10000000}. Optional: description, notes, rotation (0),
 addressing (horizontal on the SSD1306, page on the SH1106, which has no
 other), the bus id (derived from the pins), freq/baudrate, address (0x3C),
-display.reset, buzzer. Pins are GPIO numbers (or "GP5").
+display.reset, buzzer, cpu_mhz_max (the clock of the computer's searches:
+200 MHz, the RP2040's certified top with the core voltage raised; 125 keeps
+a chip that misbehaves at 200 at MicroPython's default). Pins are GPIO
+numbers (or "GP5").
 
 Validation checks everything a wrong file could get wrong before any pin is
 touched (pin functions of the RP2040, pins used twice, a pull that makes a
@@ -29,7 +33,8 @@ BoardConfig holders, the paths, the errors) is in hw/board.py.
 import json
 
 from othello.compat import const
-from hw.board import BUTTON_NAMES, PANEL_HEIGHT, PANEL_WIDTH, BoardConfig, ButtonSpec, ConfigError, DisplaySpec
+from hw.board import (BUTTON_NAMES, CPU_MHZ_MAX, CPU_MHZ_MIN, PANEL_HEIGHT, PANEL_WIDTH, BoardConfig, ButtonSpec,
+                      ConfigError, DisplaySpec)
 
 _CONTROLLERS = const(("ssd1306", "sh1106"))
 _PULLS = const(("up", "down", "none"))
@@ -299,6 +304,29 @@ def _buzzer(check, data):
 _UTF8_BOM = const(b"\xef\xbb\xbf")  # what Windows Notepad puts before UTF-8 text
 
 
+def pll_makes(mhz):
+    """Whether the RP2040's system PLL makes exactly `mhz` from the Pico's 12 MHz crystal, as the SDK's
+    check_sys_clock_khz searches it (VCO 750-1600 MHz, feedback divider 16-320, post dividers 1-7)."""
+    for feedback in range(16, 321):
+        vco = 12 * feedback
+        if not 750 <= vco <= 1600:
+            continue
+        for first in range(1, 8):
+            for second in range(1, first + 1):
+                if vco == mhz * first * second:
+                    return True
+    return False
+
+
+def _cpu_mhz_max(check, data):
+    mhz = check.integer(data, "cpu_mhz_max", "cpu_mhz_max", CPU_MHZ_MIN, CPU_MHZ_MAX, default=CPU_MHZ_MAX, unit=" MHz")
+    if mhz is not None and not pll_makes(mhz):
+        check.fail("cpu_mhz_max", "%d MHz is not a clock the RP2040's PLL makes from the 12 MHz crystal "
+                   "(125, 150, 200 are)" % mhz)
+        return None
+    return mhz
+
+
 def _json_text(data):
     """The text of a config file's bytes: UTF-8, with or without a byte-order mark."""
     if data[:3] == _UTF8_BOM:
@@ -321,7 +349,7 @@ def load_config(source):
     if not isinstance(source, dict):
         raise ConfigError(["a board config is a JSON object, not %s" % _describe(source)])
     check = _Checker()
-    check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer"))
+    check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer", "cpu_mhz_max"))
     name = check.text(source, "name", "name")
     description = check.text(source, "description", "description", required=False)
     notes = source.get("notes")
@@ -330,9 +358,10 @@ def load_config(source):
     display = _display(check, source)
     buttons = _buttons(check, source)
     buzzer_pin = _buzzer(check, source)
+    cpu_mhz_max = _cpu_mhz_max(check, source)
     if check.errors:
         raise ConfigError(check.errors)
-    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin)
+    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin, cpu_mhz_max)
 
 
 def read_config(path):
