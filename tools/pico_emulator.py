@@ -63,6 +63,8 @@ FS_GEOMETRY = dict(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCK_COUNT, read_si
 FS_DISK_VERSION = 0x00020001  # littlefs 2.1, what MicroPython's lib/littlefs writes
 
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
+VBUS_SENSE_GPIO = 24  # the Pico senses USB power here
+ADC_REFERENCE_V = 3.3  # the Pico's ADC reference (its 3.3 V supply through a filter)
 RUN_STEP_MS = 20  # real time: the chip runs in steps of this much emulated time
 
 
@@ -269,6 +271,7 @@ class EmulatedPico(SimulatedDevice):
         self.frames = []
         self.frame_ms = 100
         self.power_lost_ns = 0  # emulated time spent off
+        self.dormant = False  # the chip's crystal is stopped (machine.lightsleep() with no period)
 
     # --- power ---
 
@@ -381,6 +384,8 @@ class EmulatedPico(SimulatedDevice):
                 self.hardware.pwm(self._ms(words[1]), int(words[2]), int(words[3]), int(words[4]))
             elif kind == "C":
                 self._usb_open = True
+            elif kind == "Z":  # the crystal stopped (auto-off's DORMANT) or a wake pin restarted it
+                self.dormant = words[2] == "asleep"
             elif kind == "X":  # machine.reset(): the chip restarts, the board keeps its power
                 self.resets += 1
                 self.buttons_read_ms = None
@@ -483,6 +488,33 @@ class EmulatedPico(SimulatedDevice):
         last = self.buttons_read_ms
         # In real time the chip runs up to RUN_STEP_MS ahead of self.now: a change lands within that.
         return last is not None and (self._button_changed_ms is None or last > self._button_changed_ms + RUN_STEP_MS)
+
+    # --- power supply and ADC ---
+
+    def set_usb_power(self, present):
+        """VBUS present (USB powers the board) or not: GP24, where the Pico senses it."""
+        self._send("in %d %d" % (VBUS_SENSE_GPIO, 1 if present else 0))
+
+    def set_adc(self, channel, volts):
+        """What ADC input `channel` (0-3: GP26-GP29, GP29 = VSYS/3 on the Pico; 4: the temperature sensor)
+        reads: `volts` at the pin, converted to 12 bits of the 3.3 V reference as the RP2040's ADC does."""
+        if not 0 <= channel <= 4:
+            raise PicoError("ADC channels are 0-4, not %r" % (channel,))
+        code = max(0, min(4095, int(round(volts / ADC_REFERENCE_V * 4095))))
+        self._send("adc %d %d" % (channel, code))
+
+    def power_account(self):
+        """The chip's emulated time since the first power-up by what it did: {"run": {clk_sys Hz: ns},
+        "wait": {clk_sys Hz: ns in WFI/WFE}, "dormant": ns, "clk_sys": Hz now}."""
+        words = self._send_and_reply("power", "W")
+        account = json.loads(words[2])
+        for part in ("run", "wait"):
+            account[part] = {int(hz): ns for hz, ns in account[part].items()}
+        return account
+
+    def _send_and_reply(self, line, kind):
+        self._send(line)
+        return self._reply(kind)
 
     # --- buttons ---
 

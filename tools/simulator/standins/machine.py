@@ -27,7 +27,8 @@ registers has its level. mem32 holds those registers and the core voltage
 regulator's (VREG). A clock above 133 MHz with the core under 1.15 V raises
 CoreVoltageError: the real chip may crash there. Every change goes to
 `power_log` as (virtual ms, event, value) so tests can assert it:
-("freq", hz), ("vsel", volts), ("lightsleep", ms), ("dormant", ms asleep).
+("freq", hz), ("vsel", volts), ("lightsleep", ms), ("dormant", ms asleep); it keeps the last
+POWER_LOG_KEPT to POWER_LOG_KEPT * 2 (a long simulation naps 50 times a second).
 """
 
 import errno
@@ -361,6 +362,7 @@ _SAFE_MHZ_AT_1_10_V = 133  # the RP2040's top clock at its default voltage (RP20
 _VSEL_1_15 = 0b1100
 
 power_log = []
+POWER_LOG_KEPT = 500
 _power = {"hz": CPU_FREQ, "peri_hz": CPU_FREQ, "vreg": _VREG_RESET, "wake": [0, 0, 0, 0]}
 
 
@@ -374,6 +376,8 @@ def _log(event, value):
     except (RuntimeError, AttributeError):
         elapsed = 0
     power_log.append((elapsed, event, value))
+    if len(power_log) > 2 * POWER_LOG_KEPT:
+        del power_log[:POWER_LOG_KEPT]
 
 
 def _pll_makes(khz):
