@@ -185,6 +185,7 @@ class FakeDevice:
         self.buttons = FakeButtons(buttons)
         self.sound = FakeSound()
         self.storage = FakeStorage() if storage is None else storage
+        self.battery = None  # a board without a battery gauge
         self.now = 0
 
     def ticks_ms(self):

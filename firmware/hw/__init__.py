@@ -8,7 +8,9 @@ Configs (importing these needs no hardware, so host tools use them too):
   validator, hw/config.py, when called.
 - BoardConfig: .name, .description, .display (.controller, .width, .height,
   .rotation, .bus, .pins, ...), .buttons (ButtonSpec: .name .pin .pull
-  .active), .button_names, .buzzer_pin (None without a buzzer), .source.
+  .active), .button_names, .buzzer_pin (None without a buzzer), .battery
+  (BatterySpec: .adc .divider .chemistry .full .low .empty .curve .vbus, or
+  None), .source.
 - BUTTON_NAMES: every name a board may have, of which DIRECTIONS auto-repeat.
   A board has "a" and at least one other button.
 
@@ -42,6 +44,10 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
              a folder"), or None; then every operation raises OSError.
   .ticks_ms(), .ticks_diff(a, b), .ticks_add(t, ms), .sleep_ms(ms): time as
              MicroPython's time module (virtual time in the simulator).
+  .battery   None without a battery section; else .read() -> (volts at VSYS
+             or None when the ADC failed, True while USB gives power): the
+             average of a few ADC readings through the config's divider; .spec
+             is the config's BatterySpec.
   .reset()   restarts the device.
   .config    the BoardConfig.
 - CONFIG_PATH ("board.json", next to main.py) and STORAGE_ROOT ("data", the

@@ -54,16 +54,31 @@ class DisplaySpec:
         self.reset = reset  # GPIO of the display's RES line, or None
 
 
+class BatterySpec:
+    """The battery gauge's wiring and cells (hw/config.py's CHEMISTRIES explains the voltages)."""
+
+    def __init__(self, adc, divider, chemistry, full, low, empty, curve, vbus):
+        self.adc = adc  # the GPIO of the ADC input, 26-29
+        self.divider = divider  # volts at VSYS per volt at the ADC pin
+        self.chemistry = chemistry
+        self.full = full  # volts at VSYS: full cells, the one warning, save and stop
+        self.low = low
+        self.empty = empty
+        self.curve = curve  # ((fraction from empty to full, percent left), ...)
+        self.vbus = vbus  # the GPIO that reads high on USB power, or None
+
+
 class BoardConfig:
     """A validated board config; `source` is the dict it came from."""
 
-    def __init__(self, source, name, description, display, buttons, buzzer_pin, cpu_mhz_max=CPU_MHZ_MAX):
+    def __init__(self, source, name, description, display, buttons, buzzer_pin, battery=None, cpu_mhz_max=CPU_MHZ_MAX):
         self.source = source
         self.name = name
         self.description = description
         self.display = display
         self.buttons = buttons  # ButtonSpecs in BUTTON_NAMES order
         self.buzzer_pin = buzzer_pin
+        self.battery = battery  # a BatterySpec, or None without a gauge
         self.cpu_mhz_max = cpu_mhz_max  # the clock of the computer's searches (hw/power.py)
 
     @property

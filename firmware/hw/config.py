@@ -10,16 +10,21 @@ board_configs/):
                  "reset": 9},
      "buttons": {"a": {"pin": 20, "pull": "up", "active": "low"}, ...},
      "buzzer": {"pin": 15},
+     "battery": {"adc": 29, "divider": 3, "chemistry": "alkaline_2aa", "vbus": 24},
      "cpu_mhz_max": 200}
 
 or with "bus": "spi" and "spi": {"sck": 18, "mosi": 19, "cs": 17, "dc": 20,
 "baudrate": 10000000}. Optional: description, notes, rotation (0),
 addressing (horizontal on the SSD1306, page on the SH1106, which has no
 other), the bus id (derived from the pins), freq/baudrate, address (0x3C),
-display.reset, buzzer, cpu_mhz_max (the clock of the computer's searches:
-200 MHz, the RP2040's certified top with the core voltage raised; 125 keeps
-a chip that misbehaves at 200 at MicroPython's default). Pins are GPIO
-numbers (or "GP5").
+display.reset, buzzer, battery (the battery gauge: its ADC pin, GP26-GP29;
+the divider from VSYS to it, a ratio or {"top": ohms, "bottom": ohms},
+3 by default on GP29, the Pico's own VSYS/3; the chemistry, one of
+CHEMISTRIES; optional full, low and empty voltages at VSYS overriding the
+chemistry's; vbus, the pin that reads high on USB power, GP24 on the Pico),
+cpu_mhz_max (the clock of the computer's searches: 200 MHz, the RP2040's
+certified top with the core voltage raised; 125 keeps a chip that misbehaves
+at 200 at MicroPython's default). Pins are GPIO numbers (or "GP5").
 
 Validation checks everything a wrong file could get wrong before any pin is
 touched (pin functions of the RP2040, pins used twice, a pull that makes a
@@ -33,8 +38,8 @@ BoardConfig holders, the paths, the errors) is in hw/board.py.
 import json
 
 from othello.compat import const
-from hw.board import (BUTTON_NAMES, CPU_MHZ_MAX, CPU_MHZ_MIN, PANEL_HEIGHT, PANEL_WIDTH, BoardConfig, ButtonSpec,
-                      ConfigError, DisplaySpec)
+from hw.board import (BUTTON_NAMES, CPU_MHZ_MAX, CPU_MHZ_MIN, PANEL_HEIGHT, PANEL_WIDTH, BatterySpec, BoardConfig,
+                      ButtonSpec, ConfigError, DisplaySpec)
 
 _CONTROLLERS = const(("ssd1306", "sh1106"))
 _PULLS = const(("up", "down", "none"))
@@ -114,6 +119,19 @@ class _Checker:
             return None
         return value
 
+    def number(self, data, key, field, low, high, default=None, unit=""):
+        """An int or a float from low to high (both allowed), or default when it is absent."""
+        value = data.get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(field, "must be a number, not %s" % _describe(value))
+            return None
+        if not low <= value <= high:
+            self.fail(field, "%s is out of range (%s to %s%s)" % (_describe(value), low, high, unit))
+            return None
+        return value
+
     def integer(self, data, key, field, low, high, default=None, unit=""):
         value = data.get(key)
         if value is None:
@@ -128,7 +146,8 @@ class _Checker:
             return None
         return value
 
-    def pin(self, data, key, field, required=True):
+    def pin(self, data, key, field, required=True, board_pin=None):
+        """A GPIO number; board_pin: the one GPIO off the header this field may name (the Pico's own wiring)."""
         value = data.get(key)
         if value is None:
             if required:
@@ -148,7 +167,7 @@ class _Checker:
         if not 0 <= value < GPIO_COUNT:
             self.fail(field, "%d is not a GPIO of the Pico (0-29)" % value)
             return None
-        if value in NOT_ON_HEADER:
+        if value in NOT_ON_HEADER and value != board_pin:
             self.fail(field, "GP%d is not on the Pico's header (the board uses it for %s)" % (value, NOT_ON_HEADER[value]))
             return None
         if value in self.pins_used:
@@ -301,6 +320,106 @@ def _buzzer(check, data):
     return check.pin(section, "pin", "buzzer.pin")
 
 
+# The cells a board may run from, each with its voltages at VSYS, after the Schottky diode that joins the
+# cells to the Pico's VSYS (about 0.25 V dropped at the Pico's tens of mA): (full, low, empty, discharge
+# curve). "low" gives the one warning; at "empty" the game is saved and the device stops (docs/POWER.md
+# says why each voltage is where it is). A curve is (fraction of the way from empty to full, percent left)
+# points, so a config's own full and empty voltages stretch it.
+_ALKALINE = ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))
+_NIMH = ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))
+_LIPO = ((0.0, 0), (0.2, 8), (0.45, 40), (0.65, 68), (0.85, 90), (1.0, 100))
+CHEMISTRIES = {
+    "alkaline_2aa": (2.95, 2.15, 2.0, _ALKALINE),
+    "nimh_2aa": (2.5, 2.05, 2.0, _NIMH),
+    "alkaline_3aaa": (4.55, 3.2, 2.75, _ALKALINE),
+    "nimh_3aaa": (3.95, 3.2, 2.9, _NIMH),
+    "lipo": (3.95, 3.35, 3.05, _LIPO),
+}
+ADC_PINS = const((26, 27, 28, 29))
+ADC_RANGE_V = 3.3  # the ADC's reference on the Pico: its 3.3 V rail
+VSYS_PIN = const(29)  # on the Pico board, VSYS/3 through its own 200k/100k divider
+VSYS_DIVIDER = 3
+VBUS_PIN = const(24)  # on the Pico board, high while USB gives power
+_DIVIDER_RANGE = const((1, 20))  # above 20, a full cell is a few dozen ADC steps: no gauge
+# The Pico's regulator (RT6150) needs 1.8 V at VSYS: below that nothing runs, so nothing can save first.
+REGULATOR_MIN_V = 1.8
+_CELL_RANGE_V = const((1.0, 6.0))
+
+
+def _divider(check, section, adc):
+    """The divider's ratio (volts at VSYS per volt at the ADC pin): a number, or {"top": ohms, "bottom": ohms}."""
+    field = "battery.divider"
+    value = section.get("divider")
+    if value is None:
+        if adc == VSYS_PIN:
+            return VSYS_DIVIDER
+        check.fail(field, "missing (the ratio, e.g. 2 for two equal resistors, or {\"top\": ohms, \"bottom\": ohms})")
+        return None
+    if isinstance(value, dict):
+        check.known_keys(value, field, ("top", "bottom"))
+        top = check.number(value, "top", field + ".top", 0, 10000000, unit=" ohms")
+        bottom = check.number(value, "bottom", field + ".bottom", 1, 10000000, unit=" ohms")
+        for key, ohms in (("top", top), ("bottom", bottom)):
+            if value.get(key) is None:
+                check.fail(field + "." + key, "missing (the resistor to %s, in ohms)" % ("VSYS" if key == "top" else "GND"))
+        if top is None or bottom is None:
+            return None
+        ratio = (top + bottom) / bottom
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
+        check.fail(field, "must be a number or {\"top\": ohms, \"bottom\": ohms}, not %s" % _describe(value))
+        return None
+    else:
+        ratio = value
+    low, high = _DIVIDER_RANGE
+    if not low <= ratio <= high:
+        check.fail(field, "a ratio of %s cannot be right (a divider gives %d to %d: VSYS over the ADC pin's voltage)" % (_round(ratio), low, high))
+        return None
+    if adc == VSYS_PIN and abs(ratio - VSYS_DIVIDER) > 0.01:
+        check.fail(field, "%s, but GP29 reads VSYS through the Pico's own 200k/100k divider: 3" % _round(ratio))
+        return None
+    return ratio
+
+
+def _round(value):
+    return "%.3g" % value
+
+
+def _battery(check, data):
+    field = "battery"
+    section = check.section(data, field, required=False)
+    if section is None:
+        return None
+    check.known_keys(section, field, ("adc", "divider", "chemistry", "full", "low", "empty", "vbus"))
+    adc = check.pin(section, "adc", "battery.adc", board_pin=VSYS_PIN)
+    if adc is not None and adc not in ADC_PINS:
+        check.fail("battery.adc", "GP%d is not an ADC pin (the RP2040's ADC is on GP26, GP27, GP28 and GP29)" % adc)
+        adc = None
+    ratio = _divider(check, section, adc)
+    chemistry = check.choice(section, "chemistry", "battery.chemistry", tuple(sorted(CHEMISTRIES)))
+    full = low = empty = curve = None
+    if chemistry is not None:
+        full, low, empty, curve = CHEMISTRIES[chemistry]
+    voltages = []
+    for key, default in (("empty", empty), ("low", low), ("full", full)):
+        volts = check.number(section, key, "battery." + key, _CELL_RANGE_V[0], _CELL_RANGE_V[1], default, " V")
+        voltages.append((key, volts))
+    empty, low, full = (volts for _, volts in voltages)
+    if empty is not None and empty < REGULATOR_MIN_V:
+        check.fail("battery.empty", "%s V is below the %s V the Pico's regulator needs: the game could not be saved in time" % (_round(empty), REGULATOR_MIN_V))
+    if None not in (empty, low, full):
+        if not empty < low:
+            check.fail("battery.low", "%s V must be above battery.empty (%s V)" % (_round(low), _round(empty)))
+        if not low < full:
+            check.fail("battery.full", "%s V must be above battery.low (%s V)" % (_round(full), _round(low)))
+    if None not in (full, ratio, adc) and full / ratio > ADC_RANGE_V:
+        check.fail("battery.divider", "%s puts a full battery (%s V) at %s V on GP%d, above the ADC's %s V: use at least %s"
+                   % (_round(ratio), _round(full), _round(full / ratio), adc, ADC_RANGE_V, _round(full / ADC_RANGE_V)))
+    vbus = check.pin(section, "vbus", "battery.vbus", required=False, board_pin=VBUS_PIN)
+    if check.errors or None in (adc, ratio, chemistry, full, low, empty):
+        return None
+    return BatterySpec(adc, ratio, chemistry, full, low, empty, curve, vbus)
+
+
 _UTF8_BOM = const(b"\xef\xbb\xbf")  # what Windows Notepad puts before UTF-8 text
 
 
@@ -349,7 +468,8 @@ def load_config(source):
     if not isinstance(source, dict):
         raise ConfigError(["a board config is a JSON object, not %s" % _describe(source)])
     check = _Checker()
-    check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer", "cpu_mhz_max"))
+    check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer", "battery",
+                                  "cpu_mhz_max"))
     name = check.text(source, "name", "name")
     description = check.text(source, "description", "description", required=False)
     notes = source.get("notes")
@@ -358,10 +478,11 @@ def load_config(source):
     display = _display(check, source)
     buttons = _buttons(check, source)
     buzzer_pin = _buzzer(check, source)
+    battery = _battery(check, source)
     cpu_mhz_max = _cpu_mhz_max(check, source)
     if check.errors:
         raise ConfigError(check.errors)
-    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin, cpu_mhz_max)
+    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin, battery, cpu_mhz_max)
 
 
 def read_config(path):

@@ -20,7 +20,8 @@ except ImportError:
     host_platform = None
 
 _PULLS = {"up": Pin.PULL_UP, "down": Pin.PULL_DOWN, "none": None}
-_VBUS_SENSE = 24  # the Pico senses USB power here (high: VBUS present)
+_VBUS_SENSE = 24  # the Pico senses USB power here (high: VBUS present), unless the battery section says
+
 
 
 class Device:
@@ -30,8 +31,9 @@ class Device:
     functions (ticks wrap around: compare them with ticks_diff).
     """
 
-    def __init__(self, config, clock, display, buttons, sound, storage, power):
+    def __init__(self, config, clock, display, buttons, sound, storage, power, battery=None):
         self.config = config
+        self.battery = battery  # hw.battery.Battery, or None on a board without a gauge
         self.display = display
         self.buttons = buttons
         self.sound = sound
@@ -111,12 +113,18 @@ def open_device(config, storage_root=STORAGE_ROOT):
     pins = [(spec.name, Pin(spec.pin, Pin.IN, _PULLS[spec.pull]), spec.active) for spec in config.buttons]
     buttons = Buttons(pins, clock, irq_trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
     wake_pins = [(spec.pin, pin, spec.active) for spec, (_, pin, _) in zip(config.buttons, pins)]
-    power = Power(machine, clock, config.cpu_mhz_max, wake_pins, Pin(_VBUS_SENSE, Pin.IN),
+    vbus = _VBUS_SENSE if config.battery is None or config.battery.vbus is None else config.battery.vbus
+    power = Power(machine, clock, config.cpu_mhz_max, wake_pins, Pin(vbus, Pin.IN, None),
                   _retimer(display.link, config.display))
     pwm = None if config.buzzer_pin is None else PWM(Pin(config.buzzer_pin))
     sound = Sound(pwm, clock)
     storage = Storage(storage_root, None if host_platform is None else host_platform.files)
-    return Device(config, clock, display, buttons, sound, storage, power)
+    battery = None
+    if config.battery is not None:
+        from hw.battery import Battery
+
+        battery = Battery(config.battery)
+    return Device(config, clock, display, buttons, sound, storage, power, battery)
 
 
 def boot(path=CONFIG_PATH):

@@ -17,9 +17,9 @@ import gc
 import sys
 
 from othello.compat import const, release_module
-from ui import gfx, keys, settings as settings_module
+from ui import gauge as gauge_module, gfx, keys, settings as settings_module
 from ui.font import wrap
-from ui.places import ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
+from ui.places import BATTERY_EMPTY, ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
 from ui.session import Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
@@ -27,7 +27,7 @@ from ui.store import GAME, SETTINGS, Store
 # The modules the app keeps: its own, and the menu widget that the menus and the game screen share. Every
 # other ui module is a screen's, let go when the app moves between the menus and the game (App.arrive).
 _APP_MODULES = const(("ui.app", "ui.places", "ui.screen", "ui.menu", "ui.gfx", "ui.keys", "ui.settings", "ui.font",
-               "ui.session", "ui.sounds", "ui.store"))
+               "ui.session", "ui.sounds", "ui.store", "ui.gauge"))
 
 _FRAME_MS = const(20)  # main loop period: buttons are polled 50 times a second, the chip napping between
 _SEARCH_POLL_MS = const(15)  # while the computer searches (a move, a review), the buttons are read at least this often
@@ -81,6 +81,10 @@ class App:
         self.switched_off = False  # auto-off: saved, the display asleep, the chip in its deepest sleep
         self.swallowing = None  # the button that woke the screen: ignored until released
         self.failures = 0
+        battery = device.battery
+        # the battery gauge (ui/gauge.py), or None on a board without one
+        self.gauge = None if battery is None else gauge_module.Gauge(battery.spec, battery.read, self.ticks_diff, self.ticks_add)
+        self.battery_empty = False  # the cells ran out: the game is saved and the "Battery empty" screen stays
         self.apply_contrast()
         self.push(self.make(TITLE))
         if problems:
@@ -97,6 +101,8 @@ class App:
         """One turn of the main loop; an unexpected error shows the crash screen instead of stopping."""
         try:
             self.loop_once()
+            if self.next_place is None:
+                self.check_battery(self.device.ticks_ms())  # here, between frames: never during a search
             if self.next_place is not None:
                 # Here, once loop_once has returned: MicroPython's collector reads a running frame's whole
                 # value stack, where the closed screen's handler stays until the frame ends, and through
@@ -275,6 +281,32 @@ class App:
         """Say `failure` if a save was not done, unless nothing can be saved at all (said at start-up)."""
         if not done and self.store.problem is None:
             self.notify(failure)
+
+    # ----- the battery -------------------------------------------------------------------
+
+    def check_battery(self, now):
+        """Read the gauge when it is due: redraw a changed level, warn once when low, stop when empty."""
+        gauge = self.gauge
+        if gauge is None or not gauge.due(now):
+            return
+        level = gauge.level
+        event = gauge.update(now)
+        if gauge.level != level:
+            self.dirty = True
+        if self.battery_empty:
+            return
+        if event == gauge_module.EMPTY:
+            self.stop_for_battery()
+        elif event == gauge_module.LOW:
+            self.notify("Battery low: fit fresh cells soon")
+
+    def stop_for_battery(self):
+        """Save the game while the cells can still write the flash, then show only the "Battery empty"
+        screen: its screen's leave() saves the game (and the menus' the settings), and nothing after it
+        writes to the flash or searches."""
+        self.battery_empty = True
+        self.save_settings()
+        self.move_to(BATTERY_EMPTY)
 
     # ----- the screen's power -------------------------------------------------------
 

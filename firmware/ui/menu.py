@@ -31,10 +31,12 @@ class Item:
 
 
 class Menu(Screen):
-    def __init__(self, app, title, items):
+    def __init__(self, app, title, items, gauge=False):
+        """gauge: show the battery gauge (if the board has one) at the left of the title bar."""
         Screen.__init__(self, app)
         self.title = title
         self.items = items
+        self.gauge = app.gauge if gauge else None
         self.index = 0
         self.scroll = 0
 
@@ -76,6 +78,8 @@ class Menu(Screen):
 
     def draw(self, fb):
         gfx.bar(fb, 0, self.title)
+        if self.gauge is not None:
+            self.gauge.draw(fb, 1, 1, 0)
         if self.scroll > 0:
             draw_text(fb, gfx.SCREEN_W - 13, 1, ARROW_UP, 0)
         if self.scroll + _VISIBLE < len(self.items):

@@ -23,6 +23,7 @@ REPLAY = "replay"
 SETUP = "setup"
 REVIEW = "review"
 PUZZLES = "puzzles"
+BATTERY_EMPTY = "battery empty"
 
 # Modules outside ui/ that only screens use: the app lets them go with the screens' (App.arrive).
 SCREEN_HELPERS = ("player.review", "player.puzzles")
@@ -37,4 +38,5 @@ PLACES = {
     SETUP: ("ui.setup", "SetupScreen"),
     REVIEW: ("ui.review", "ReviewScreen"),
     PUZZLES: ("ui.puzzle", "puzzle_menu"),
+    BATTERY_EMPTY: ("ui.gauge", "EmptyScreen"),
 }

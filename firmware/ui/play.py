@@ -9,7 +9,8 @@ at 10, 10x10 at 6), the panel on the right:
     row 3  match standing, or the move number
     row 4  the last move
     row 5  status: your move / thinking / game over
-    row 6  the thinking indicator: a disc turning as it travels
+    row 6  the thinking indicator: a disc turning as it travels; at its right end the battery
+           gauge (ui/gauge.py) on a board that has one
 
 While the computer thinks, the player's should_stop callback keeps the
 device alive: it reads the buttons (A or a direction hurries the computer,
@@ -36,6 +37,7 @@ SPIN_FRAMES = (gfx.WHITE_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_
                gfx.BLACK_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE)
 _SPIN_MS = const(200)  # the thinking indicator's step: each one sends a frame to the display (~25 ms on I2C)
 _INDICATOR_Y = const(6 * 9)  # the panel row of the thinking indicator
+_GAUGE_SPACE = const(17)  # the battery gauge's place at the right of that row: its widest picture and a gap
 _DEMO_MOVE_MS = const(800)  # the demo's pace, so a watcher can follow
 _COMPUTER_PASS_MS = const(1500)  # how long a computer's pass stays announced
 _HINT_MS = const(2000)
@@ -426,13 +428,16 @@ class GameScreen(Screen):
         for line in lines:
             draw_text(fb, x, y, line)
             y += gfx.ROW
+        gauge = self.app.gauge
+        if gauge is not None:
+            gauge.draw(fb, gfx.SCREEN_W - gauge.width(), _INDICATOR_Y + 1)
         if self.thinking is not None:
             self.draw_indicator(fb)
 
     def draw_indicator(self, fb):
-        """A small disc turning over as it travels along the panel's bottom row."""
+        """A small disc turning over as it travels along the panel's bottom row, left of the gauge."""
         x = self.panel_x
-        width = gfx.SCREEN_W - x
+        width = gfx.SCREEN_W - x - (0 if self.app.gauge is None else _GAUGE_SPACE)
         fb.fill_rect(x, _INDICATOR_Y, width, gfx.ROW, 0)
         picture = gfx.SPRITES[5][SPIN_FRAMES[self.spin % len(SPIN_FRAMES)]]
         gfx.draw_sprite(fb, picture, x + self.spin % (width // ADVANCE) * ADVANCE, _INDICATOR_Y + 2, 1)

@@ -152,7 +152,7 @@ def main_menu(app):
         Item("Settings", lambda: app.push(app.make(SETTINGS))),
         Item("About", lambda: app.push(about_screen(app))),
     ]
-    return Menu(app, "Pocket Othello", items)
+    return Menu(app, "Pocket Othello", items, gauge=True)
 
 
 def step_handicap(app, step):

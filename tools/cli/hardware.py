@@ -38,8 +38,9 @@ def check_config(args):
                 print("%s: %s" % (name, line))
             continue
         display = config.display
+        battery = config.battery
         print(
-            "%s: ok: %s (%s on %s%d, %d buttons: %s, %s)"
+            "%s: ok: %s (%s on %s%d, %d buttons: %s, %s, %s)"
             % (
                 name,
                 config.name,
@@ -49,6 +50,9 @@ def check_config(args):
                 len(config.buttons),
                 " ".join(config.button_names),
                 "buzzer on GP%d" % config.buzzer_pin if config.buzzer_pin is not None else "no buzzer",
+                "no battery gauge" if battery is None else "battery %s on GP%d (VSYS/%g, empty at %g V)%s"
+                % (battery.chemistry, battery.adc, battery.divider, battery.empty,
+                   "" if battery.vbus is None else ", USB sensed on GP%d" % battery.vbus),
             )
         )
     return status

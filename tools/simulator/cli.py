@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from . import BOARD_CONFIGS, DEFAULT_APP, DEFAULT_BOARD, REPO
-from .simulated import INTERPRETERS, SimulatedDevice, SimulatorError
+from .simulated import INTERPRETERS, MAX_BATTERY_V, SimulatedDevice, SimulatorError
 
 
 def build_parser():
@@ -24,6 +24,9 @@ def build_parser():
     parser.add_argument("--out", default="build/sim", help="where --headless writes PNG and GIF files (default: %(default)s)")
     parser.add_argument("--scale", type=int, default=6, help="pixel size in the window (default: %(default)s)")
     parser.add_argument("--heap", default="512K", help="MicroPython heap size (default: %(default)s)")
+    parser.add_argument("--battery", metavar="VOLTS", help="run from cells at VOLTS at VSYS (e.g. 2.6; default: no cells, "
+                        "USB power); keys v and V lower and raise it by 0.05 V, u plugs and pulls the USB cable (docs/POWER.md)")
+    parser.add_argument("--usb", action="store_true", help="with --battery: a USB cable gives power too")
     parser.add_argument("--pico", action="store_true", help="run MicroPython's own RP2040 build on an emulated Pico "
                         "(tools/pico_emulator.py; slower than real time) instead of --interpreter")
     return parser
@@ -35,7 +38,10 @@ def main(argv=None):
     if flash is None and not args.headless:
         flash = str(REPO / "sim_flash")
     try:
+        battery = battery_volts(args.battery)
         if args.pico:
+            if battery is not None or args.usb:
+                raise ValueError("--battery and --usb are for the simulator, not yet for --pico")
             return run_pico(args, flash)
         sim = SimulatedDevice(
             args.board,
@@ -44,6 +50,8 @@ def main(argv=None):
             app=args.app,
             realtime=not args.headless,
             heap=args.heap,
+            battery=battery,
+            usb=args.usb or battery is None,
         )
     except (OSError, ValueError) as error:
         print("sim: %s" % error, file=sys.stderr)
@@ -55,6 +63,19 @@ def main(argv=None):
         return 1
     finally:
         sim.close()
+
+
+def battery_volts(text):
+    """--battery's value in volts (None when not given); ValueError in one line for anything else."""
+    if text is None:
+        return None
+    try:
+        volts = float(text)
+    except ValueError:
+        raise ValueError("--battery takes the cells' voltage at VSYS in volts (e.g. 2.6), not %r" % text)
+    if not 0 <= volts <= MAX_BATTERY_V:
+        raise ValueError("--battery %s is out of range: 0 to %g V at VSYS" % (text, MAX_BATTERY_V))
+    return volts
 
 
 def front_end(args, sim):

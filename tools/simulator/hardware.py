@@ -8,6 +8,8 @@ level a button puts on its pin.
 
 from .panel import I2CTarget, Panel, SPITarget
 
+USB_VSYS_V = 4.7  # VSYS on USB power: VBUS's 5 V less the drop of the Pico's own Schottky diode
+
 
 class Hardware:
     def __init__(self, config, seed=2040):
@@ -79,6 +81,20 @@ class Hardware:
         if pressed:
             return button.active
         return (1 - button.active) if button.pull == "none" else None
+
+    # --- the power supply ---
+
+    def power_inputs(self, battery_v, usb):
+        """What the supply puts on the Pico's sense pins: ([(ADC gpio, volts)], [(VBUS gpio, level)]).
+
+        battery_v: the cells' voltage at VSYS (after their diode), or None with no cells fitted; usb: a
+        cable gives power. The diodes let the higher of the two through to VSYS."""
+        spec = self.config.battery
+        if spec is None:
+            return [], []
+        vsys = max(battery_v or 0.0, USB_VSYS_V if usb else 0.0)
+        levels = [] if spec.vbus is None else [(spec.vbus, 1 if usb else 0)]
+        return [(spec.adc, vsys / spec.divider)], levels
 
     def notes(self, until_ms=None):
         """The buzzer log as (start ms, Hz, duration ms) of each tone (rests left out)."""

@@ -53,6 +53,15 @@ class LocalBoard:
         machine.attach(self)
         for name in self.hardware.buttons:  # the board's own pull resistors hold released buttons
             self.release(name)
+        self.supply(None, True)
+
+    def supply(self, battery_v, usb):
+        """Power from cells at battery_v volts at VSYS (None: no cells) and/or a USB cable (usb)."""
+        analog, levels = self.hardware.power_inputs(battery_v, usb)
+        for gpio, volts in analog:
+            self._machine.set_analog(gpio, volts)
+        for gpio, level in levels:
+            self._machine.set_external(gpio, level)
 
     # --- the board, as machine.py calls it ---
 

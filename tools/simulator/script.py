@@ -19,6 +19,9 @@ One command per line; '#' starts a comment:
     gif FILE.gif            write the frames kept so far as an animated GIF
     power off|on|cycle      take the power away, give it back, or both
     cut-power-at STEP       the power goes just before the STEP-th flash-changing step
+    battery VOLTS|none      the cells' voltage at VSYS (e.g. 2.1), or no cells; the firmware sees it at its
+                            next reading of the gauge (every few seconds: follow with until or wait)
+    usb on|off              plug in or pull out the USB cable
 Files are written in the output directory; where an until or settle line
 fails, also what the screen then showed, failed-line-N.png (N the line), which
 the error names. A script that waits for what
@@ -61,7 +64,7 @@ def parse(text, buttons):
     commands = []
     shapes = {
         "wait": 1, "until": (1, 2), "settle": (0, 1), "press": (1, 2), "hold": 2, "wake": 1, "down": 1, "up": 1,
-        "shot": 1, "record": (0, 1), "gif": 1, "power": 1, "cut-power-at": 1,
+        "shot": 1, "record": (0, 1), "gif": 1, "power": 1, "cut-power-at": 1, "battery": 1, "usb": 1,
     }
     for number, raw in enumerate(text.splitlines(), 1):
         try:
@@ -81,6 +84,13 @@ def parse(text, buttons):
             raise ScriptError("line %d: the board has no %r button (it has: %s)" % (number, args[0], ", ".join(buttons)))
         if name == "power" and args[0] not in ("off", "on", "cycle"):
             raise ScriptError("line %d: power is followed by off, on or cycle" % number)
+        if name == "usb" and args[0] not in ("on", "off"):
+            raise ScriptError("line %d: usb is followed by on or off" % number)
+        if name == "battery" and args[0] != "none":
+            try:
+                args = [float(args[0])]
+            except ValueError:
+                raise ScriptError("line %d: battery is followed by a voltage (e.g. 2.6) or none, not %r" % (number, args[0]))
         if name in ("wait", "cut-power-at", "record", "settle"):
             args = [_number(word, number, name) for word in args]
         elif name in ("press", "hold", "until"):
@@ -144,6 +154,18 @@ def run(sim, text, out_dir):
             {"off": sim.power_off, "on": sim.power_on, "cycle": sim.power_cycle}[args[0]]()
         elif name == "cut-power-at":
             sim.cut_power_at_flash_step(args[0])
+        elif name in ("battery", "usb"):
+            if not hasattr(sim, "set_supply"):
+                raise ScriptError("line %d: %s: this device has no simulated power supply" % (number, name))
+            battery, usb = sim.battery, sim.usb
+            if name == "battery":
+                battery = None if args[0] == "none" else args[0]
+            else:
+                usb = args[0] == "on"
+            try:
+                sim.set_supply(battery, usb)
+            except ValueError as error:
+                raise ScriptError("line %d: %s" % (number, error))
         _check_running(sim, number)
     return written
 

@@ -28,6 +28,8 @@ from .hardware import Hardware
 from .render import half_blocks, oled_image
 
 RECORD = b"\x1e"
+MAX_BATTERY_V = 6.0  # more at VSYS would destroy the Pico's regulator (5.5 V): the gauge's "?" can be tried up to here
+SUPPLY_STEP_V = 0.05  # what a front end's v / V key takes from or gives to the cells
 INTERPRETERS = ("cpython", "micropython")
 
 
@@ -76,7 +78,9 @@ class SimulatedDevice:
     install_config is False. interpreter: "cpython" or "micropython" (the
     unix port, heap `heap`). read_cost_ms and start_ticks: see simclock.py.
     timeout_s: wall-clock seconds the firmware may compute without letting
-    virtual time move before SimulatorError.
+    virtual time move before SimulatorError. battery: the cells' voltage at
+    VSYS (None: no cells, powered by USB); usb: a USB cable gives power too
+    (default: only without cells). set_supply() changes either while it runs.
     """
 
     def __init__(
@@ -92,6 +96,8 @@ class SimulatedDevice:
         timeout_s=120,
         install_config=True,
         seed=2040,
+        battery=None,
+        usb=None,
     ):
         if interpreter not in INTERPRETERS:
             raise ValueError("interpreter is one of %s, not %r" % (INTERPRETERS, interpreter))
@@ -111,6 +117,9 @@ class SimulatedDevice:
             (self.flash_dir / "board.json").write_text(json.dumps(source, indent=2) + "\n")
         self.hardware = Hardware(self.config, seed)
         self.panel = self.hardware.panel
+        self.battery = None
+        self.usb = True
+        self.set_supply(battery, battery is None if usb is None else usb)
         self.now = 0  # ms since the simulation began (virtual in lockstep, wall clock in real time)
         self.state = "off"  # off, running, halted (the app ended), cut (power cut)
         self.exit_status = None
@@ -156,11 +165,62 @@ class SimulatedDevice:
         """The power goes just before the step-th flash-changing step from now (1 = the next one)."""
         self._send("C %d" % step)
 
+    # --- the power supply ---
+
+    def set_supply(self, battery=None, usb=False):
+        """Cells at `battery` volts at VSYS (None: none fitted) and/or a USB cable (usb); a running firmware
+        sees the new voltage at its next ADC reading. ValueError for a supply that cannot be."""
+        if battery is None and not usb:
+            raise ValueError("no power: fit cells (a battery voltage) or plug in USB")
+        if battery is not None:
+            if isinstance(battery, bool) or not isinstance(battery, (int, float)) or not 0 <= battery <= MAX_BATTERY_V:
+                raise ValueError("the battery voltage must be a number of volts from 0 to %g, not %r" % (MAX_BATTERY_V, battery))
+            if self.config.battery is None:
+                raise ValueError("the board config has no battery section: nothing on the board measures a battery")
+        self.battery, self.usb = battery, bool(usb)
+        if getattr(self, "_process", None) is not None:
+            self._send_supply()
+
+    def change_supply(self, key):
+        """A front end's supply key: "drain" / "charge" move the cells' voltage by SUPPLY_STEP_V (fitting
+        full cells first if there are none), "usb" plugs or pulls the cable (not the last supply). Returns
+        supply_text(), or None on a board without a battery gauge."""
+        if self.config.battery is None:
+            return None
+        battery, usb = self.battery, self.usb
+        if key == "usb":
+            usb = not usb
+        else:
+            if battery is None:
+                battery = self.config.battery.full
+            step = SUPPLY_STEP_V if key == "charge" else -SUPPLY_STEP_V
+            battery = round(min(MAX_BATTERY_V, max(0.0, battery + step)), 2)
+        if battery is not None or usb:
+            self.set_supply(battery, usb)
+        return self.supply_text()
+
+    def supply_text(self):
+        """The supply in words for a status line: "2.60 V", "2.60 V + USB" or "USB"."""
+        parts = ([] if self.battery is None else ["%.2f V" % self.battery]) + (["USB"] if self.usb else [])
+        return " + ".join(parts)
+
+    def _supply_inputs(self):
+        return self.hardware.power_inputs(self.battery, self.usb)
+
+    def _send_supply(self):
+        analog, levels = self._supply_inputs()
+        for gpio, volts in analog:
+            self._send("A %d %d" % (gpio, round(volts * 1000)))
+        for gpio, level in levels:
+            self._send("L %d %d" % (gpio, level))
+
     def _command_line(self):
         paths = ":".join((str(STANDINS), str(FIRMWARE)))
         mode = "realtime" if self.realtime else "lockstep"
         wiring = ["i2c:%d:%d:%d" % device for device in self.hardware.i2c_devices()]
         wiring += ["pin:%d:%d" % (gpio, level) for gpio, level in self._pin_levels() if level is not None]
+        analog, levels = self._supply_inputs()
+        wiring += ["pin:%d:%d" % pin for pin in levels] + ["adc:%d:%d" % (gpio, round(volts * 1000)) for gpio, volts in analog]
         boot = [str(STANDINS / "simboot.py"), paths, str(self.app), mode, str(self.read_cost_ms), str(self.start_ticks)]
         if self.interpreter == "micropython":
             return [_micropython_binary(), "-X", "heapsize=%s" % self.heap] + boot + wiring

@@ -2,7 +2,9 @@
 
 Keys: arrows = d-pad, Enter / Z / space = A, Esc / X / Backspace = B,
 M = menu (a long press of A on boards without a menu button), Q or Ctrl-C
-(read as a key, not a signal) quits. The buzzer shows as a note (NOTE) at
+(read as a key, not a signal) quits. On a board with a battery gauge, v and
+V lower and raise the simulated cells' voltage by 0.05 V and u plugs or
+pulls the USB cable (docs/POWER.md); the status line shows the supply. The buzzer shows as a note (NOTE) at
 the start of the status line while it sounds: a terminal bell for every
 click would be noise. A terminal reports key presses but no releases, so
 each key press is one tap of the button (presses.py queues them, so quick
@@ -38,7 +40,9 @@ _KEYS = {
     b"\x1b": "b", b"x": "b", b"X": "b", b"\x7f": "b", b"\x08": "b",
     b"m": "menu", b"M": "menu",
     b"q": "quit", b"Q": "quit", b"\x03": "quit",
+    b"v": "drain", b"V": "charge", b"u": "usb", b"U": "usb",
 }
+SUPPLY_KEYS = ("drain", "charge", "usb")
 
 
 def decode_keys(data):
@@ -134,6 +138,9 @@ def run_terminal(sim):
     )
     if "menu" not in keyboard.buttons:
         legend += "  M=hold A"
+    supplied = sim.config.battery is not None and hasattr(sim, "change_supply")  # (not yet on an emulated Pico)
+    if supplied:
+        legend += "  v/V=battery  u=USB"
     try:
         tty.setcbreak(fd)
         mode = termios.tcgetattr(fd)
@@ -142,7 +149,8 @@ def run_terminal(sim):
         out.write("\x1b[?1049h\x1b[?25l\x1b[2J")
         sim.power_on()
         shown = None
-        status = "%s  |  %s  Q=quit" % (sim.config.name, legend)
+        title = "%s  |  %s  Q=quit" % (sim.config.name, legend)
+        status = "%s  |  %s" % (sim.supply_text(), title) if supplied else title
         heard = 0  # buzzer log entries seen
         note_until = 0.0
         quitting = False
@@ -154,7 +162,12 @@ def run_terminal(sim):
                 if "quit" in keys:
                     quitting = True
                     keys = keys[: keys.index("quit")]
-                keyboard.keys(keys, now)
+                for key in keys:
+                    if key in SUPPLY_KEYS and supplied:
+                        sim.change_supply(key)
+                        status = "%s  |  %s" % (sim.supply_text(), title)
+                        shown = None
+                keyboard.keys([key for key in keys if key not in SUPPLY_KEYS], now)
             keyboard.tick(now)
             log = sim.hardware.buzzer_log
             if any(freq for _, freq in log[heard:]) or (log and log[-1][1]):

@@ -66,6 +66,13 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
                 if name == "quit":
                     return screen.copy()
                 down = event.type == pygame.KEYDOWN
+                if down and event.key in (pygame.K_v, pygame.K_u) and hasattr(sim, "change_supply"):
+                    # the simulated supply (docs/POWER.md): v lowers the cells' voltage, V raises it, u: USB
+                    key = "usb" if event.key == pygame.K_u else ("charge" if event.mod & pygame.KMOD_SHIFT else "drain")
+                    supply = sim.change_supply(key)
+                    if supply is not None:
+                        pygame.display.set_caption("Pocket Othello - %s - %s" % (sim.config.name, supply))
+                    continue
                 if name == "menu" and "menu" not in presses.buttons:
                     if down:
                         presses.tap("a", LONG_PRESS_MS)

@@ -15,6 +15,7 @@ many payload bytes; anything else on stdout is the firmware's own output:
     E status                          the firmware's main script ended
 Commands from the host, one line each on stdin:
     L gpio 0|1|-     the level the board drives on a pin (- lets go)
+    A gpio mV        the voltage on an ADC pin, in millivolts
     R ms             lockstep: run until virtual time ms
     C steps          cut the power at the steps-th flash step from now (0 disarms)
     Q                quit
@@ -137,6 +138,8 @@ class HostLink:
         kind = words[0]
         if kind == b"L":
             machine.set_external(int(words[1]), None if words[2] == b"-" else int(words[2]))
+        elif kind == b"A":
+            machine.set_analog(int(words[1]), int(words[2]) / 1000)
         elif kind == b"R":
             self.clock.target = int(words[1])
         elif kind == b"C":

@@ -15,7 +15,8 @@ A board provides: clock (ticks_ms, ticks_diff, ticks_add, sleep_ms), files
 sda, address, data) -> acknowledged, spi_write(sck, mosi, data) (data: the
 caller's own buffer, valid during the call only), pwm(gpio, freq, duty_u16),
 reset() and dormant(woken) (the crystal stopped: return once woken() says a
-wake pin has its level); it drives inputs back with set_external().
+wake pin has its level); it drives inputs back with set_external(), and the
+voltage on an ADC pin with set_analog().
 `host_platform` is what firmware/hw/device.py takes its clock and flash from.
 
 The chip's power, as the rp2 port (ports/rp2/modmachine.c) does it:
@@ -97,6 +98,7 @@ class _Gpio:
         self.handler = None
         self.trigger = 0
         self.pin = None
+        self.volts = 0.0  # what the board puts on the pin for the ADC (an unwired ADC pin reads 0 here)
 
     def level(self):
         if self.mode == Pin.OUT or (self.mode == Pin.OPEN_DRAIN and self.out == 0):
@@ -129,6 +131,11 @@ def _gpio(number):
 def set_external(number, level):
     """The board drives GPIO `number` to 0 or 1, or lets go (None); edge interrupts fire."""
     _gpio(number).change("external", level)
+
+
+def set_analog(number, volts):
+    """The board puts `volts` on GPIO `number` (what machine.ADC reads there)."""
+    _gpio(number).volts = volts
 
 
 def _pin_number(pin_id):
@@ -340,6 +347,39 @@ class PWM:
     def deinit(self):
         self._duty = 0
         self._report()
+
+
+ADC_REFERENCE_V = 3.3  # the Pico's ADC reference: its 3.3 V rail
+_ADC_GPIOS = (26, 27, 28, 29)  # channels 0-3
+_TEMP_CHANNEL = 4
+_TEMP_SENSOR_V = 0.706  # the RP2040 datasheet's sensor voltage at 27 C
+
+
+class ADC:
+    """The RP2040's 12-bit ADC as the rp2 port gives it: ADC(channel 0-4, or GPIO 26-29, or a Pin)."""
+
+    CORE_TEMP = _TEMP_CHANNEL
+
+    def __init__(self, id):
+        if isinstance(id, int) and not isinstance(id, bool):
+            if not (0 <= id <= _TEMP_CHANNEL or id in _ADC_GPIOS):
+                raise ValueError("invalid channel")
+            gpio = _ADC_GPIOS[id] if id < _TEMP_CHANNEL else (None if id == _TEMP_CHANNEL else id)
+        else:
+            gpio = _pin_number(id)
+            if gpio not in _ADC_GPIOS:
+                raise ValueError("Pin doesn't have ADC capabilities")
+        _the_board()
+        self.gpio = gpio  # None: the temperature sensor
+
+    def read_u16(self):
+        volts = _TEMP_SENSOR_V if self.gpio is None else _gpio(self.gpio).volts
+        raw = min(4095, max(0, int(volts / ADC_REFERENCE_V * 4096)))
+        # The port widens the 12-bit reading to 16 bits by repeating its top bits below it.
+        return raw << 4 | raw >> 8
+
+    def __repr__(self):
+        return "<ADC channel=%d>" % (_TEMP_CHANNEL if self.gpio is None else self.gpio - 26)
 
 
 def reset():

@@ -3,9 +3,11 @@
 Arguments: the directories to import from, then the app to run as the
 Pico runs main.py at power-up, then the link's settings and the wiring:
     simboot.py PATHS APP lockstep|realtime READ_COST START_TICKS [i2c:SCL:SDA:ADDRESS ...] [pin:GPIO:LEVEL ...]
+               [adc:GPIO:MILLIVOLTS ...]
 PATHS is a ':'-separated list; an i2c item is a device that acknowledges its
 address on those pins; a pin item is a level the board drives from the
-start (a button held at power-up, a pull-up resistor on the board).
+start (a button held at power-up, a pull-up resistor on the board); an adc
+item the voltage on an ADC pin (the battery's, through its divider).
 The working directory is the flash root.
 """
 
@@ -34,10 +36,13 @@ def main(argv):
         sys.path.insert(0, path)
     devices = []
     levels = []
+    analog = []
     for item in argv[5:]:
         fields = item.split(":")
         if fields[0] == "i2c":
             devices.append((int(fields[1]), int(fields[2]), int(fields[3])))
+        elif fields[0] == "adc":
+            analog.append((int(fields[1]), int(fields[2]) / 1000))
         else:
             levels.append((int(fields[1]), int(fields[2])))
 
@@ -48,6 +53,8 @@ def main(argv):
     machine.attach(link)
     for gpio, level in levels:
         machine.set_external(gpio, level)
+    for gpio, volts in analog:
+        machine.set_analog(gpio, volts)
     status = 0
     try:
         _run(app)
