@@ -2,7 +2,8 @@
 
 One boot: the computer's reply searched at 200 MHz and the clock back at 125 after it; the idle menu
 napping in lightsleep; auto-off saving the game, the display asleep and the crystal stopped (DORMANT) until
-a button's level wakes it, within 300 ms, to the same screen. The stand-in tests (test_power.py) check the
+a button's level wakes it, within 300 ms, to the same screen; then the cells, fed to the ADC, run out and
+the game is kept under the "Battery empty" screen. The stand-in tests (test_power.py) check the
 rules at every setting; this checks the chip: rp2040js's clocks, WFI and the emulator's dormant model.
 
 Auto-off's shortest setting is 2 minutes, 10 to 30 minutes of wall time here: the flash gets a copy of
@@ -18,6 +19,7 @@ import pytest
 import hw
 import pico_emulator
 from simulator import SimulatedDevice
+from simulator.reading import shows
 
 MISSING = pico_emulator.available()
 if MISSING and os.environ.get("CI") != "true":
@@ -91,4 +93,13 @@ def test_search_at_200_mhz_naps_between_polls_and_auto_off_sleeps_dormant_until_
         pico.run_for(500)
         assert pico.screen_text() == picture  # the same screen, and the waking key did nothing
         assert saved_game(pico)["game"] == game
+
+        # The cells run down: the ADC (GP29 reads VSYS/3) fed through rp2040js. Until now it read 0 V, a
+        # reading no battery gives: "?" and no alarm. Below the cells' empty voltage: saved, and the screen
+        # says so.
+        pico.tap("a", 100, 100)  # a move first: the computer answers
+        assert pico.run_until(lambda p: len(saved_game(p)["game"]["moves"]) == 4, 20000, 500), pico.console
+        pico.set_adc(3, 1.9 / 3)
+        assert pico.run_until(lambda p: shows(p.screen(), "Battery empty"), 15000, 500), pico.console
+        assert len(saved_game(pico)["game"]["moves"]) == 4
         assert "Traceback" not in pico.console

@@ -21,6 +21,12 @@ from ui.store import GAME
 BOARD = "pico_breadboard_i2c"
 
 
+def on_cells(driver):
+    """Cells at 2.9 V and no USB cable (the simulated board starts on USB power)."""
+    driver.board.supply(2.9, False)
+    return driver
+
+
 def events(kind):
     return [value for _, event, value in machine.power_log if event == kind]
 
@@ -76,7 +82,7 @@ def test_the_budgets_follow_the_clock():
 
 
 def test_the_idle_loop_naps_and_a_key_still_answers_in_the_next_frame():
-    driver = BoardDriver(BOARD)
+    driver = on_cells(BoardDriver(BOARD))
     driver.press("a")  # the main menu
     del machine.power_log[:]
     driver.wait(2000)
@@ -90,17 +96,27 @@ def test_the_idle_loop_naps_and_a_key_still_answers_in_the_next_frame():
     driver.run(2)
 
 
-def test_on_usb_power_the_loop_waits_without_lightsleep():
+def test_on_usb_power_the_loop_waits_without_lightsleep_and_auto_off_keeps_usb_alive():
     driver = BoardDriver(BOARD)
-    machine.set_external(24, 1)  # VBUS present
+    driver.board.supply(2.9, True)  # cells and a USB cable: VBUS high
     driver.press("a")
     del machine.power_log[:]
     driver.wait(1000)
     assert not events("lightsleep")
+    driver.wait(5 * 60000)
+    assert driver.app.switched_off and not driver.board.panel.display_on
+    assert not events("dormant") and not events("lightsleep")  # DORMANT would stop USB: the REPL
+    index = driver.screen.index
+    driver.board.press("down")
+    driver.run(3)
+    assert not driver.app.switched_off and driver.board.panel.display_on
+    driver.board.release("down")
+    driver.run(3)
+    assert driver.screen.index == index
 
 
 def test_auto_off_saves_the_game_then_sleeps_and_a_key_wakes_the_same_screen():
-    driver = BoardDriver(BOARD)
+    driver = on_cells(BoardDriver(BOARD))
     start(driver, "Two players")
     driver.press("a")  # Black's first move
     game = driver.app.session.game
@@ -139,7 +155,7 @@ def test_auto_off_saves_the_game_then_sleeps_and_a_key_wakes_the_same_screen():
 def test_auto_off_waits_for_a_review_to_finish():
     from ui.screen import Screen
 
-    driver = BoardDriver(BOARD)
+    driver = on_cells(BoardDriver(BOARD))
     driver.press("a")
 
     class Computing(Screen):

@@ -61,9 +61,12 @@ class Device:
         self.power.base_speed()
 
     def sleep_until_pressed(self):
-        """Switched off: the deepest sleep the port has, until a button is down (hw/power.py)."""
-        self.power.sleep_until_pressed()
-        self.buttons.slept()
+        """Switched off: the deepest sleep the port has, until a button is down; whether one is (on USB
+        power it returns after a short nap either way: hw/power.py)."""
+        if self.power.sleep_until_pressed():
+            self.buttons.slept()
+            return True
+        return False
 
     def reset(self):
         """Restart the device as the reset button would."""

@@ -3,7 +3,7 @@
     power = Power(machine, clock, search_mhz, button_pins, usb_sense)
     power.full_speed(); ...search...; power.base_speed()
     power.nap(ms)            # between two polls of the buttons
-    power.sleep_until_pressed()   # auto-off: back when a button is down
+    power.sleep_until_pressed()   # auto-off: True once a button is down
 
 Why it is built this way (docs/POWER.md has the figures):
 - The RP2040 runs at 200 MHz only with its core voltage at 1.15 V or more
@@ -116,12 +116,14 @@ class Power:
         return False
 
     def sleep_until_pressed(self):
-        """Switched off: sleep as deeply as the port allows until a button is down (the caller has saved
-        and put the display to sleep)."""
-        while not self.any_pressed():
-            if self.on_usb():
-                self.clock.sleep_ms(_USB_NAP_MS)
-                continue
+        """Switched off (the caller has saved and put the display to sleep): sleep as deeply as the port
+        allows until a button is down, and say whether one is. On batteries that is DORMANT until a
+        button's level wakes the chip; on USB power one nap of _USB_NAP_MS, so the caller's loop goes on."""
+        if self.any_pressed():
+            return True
+        if self.on_usb():
+            self.clock.sleep_ms(_USB_NAP_MS)
+        else:
             mem32 = self.machine.mem32
             masks = [0, 0, 0, 0]
             for gpio, _, level in self.buttons:
@@ -134,6 +136,7 @@ class Power:
                 for index in range(4):
                     mem32[_IO_BANK0_DORMANT_WAKE_INTE0 + 4 * index] = 0
             self._retime()
+        return self.any_pressed()
 
     def _retime(self):
         if self.retime is not None:

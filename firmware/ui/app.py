@@ -112,6 +112,10 @@ class App:
             self.fail(error)
 
     def loop_once(self):
+        if self.switched_off:
+            if self.device.sleep_until_pressed():
+                self.switched_on()
+            return
         now = self.device.ticks_ms()
         self.service(now)
         while self.actions:
@@ -333,14 +337,16 @@ class App:
                 and self.next_place is None)
 
     def switch_off(self):
-        """Auto-off: save, put the display in its sleep mode, and sleep until a button is pressed; that
-        button brings back the screen as it was, and does nothing else."""
+        """Auto-off: save, put the display in its sleep mode; the loop then sleeps until a button is
+        pressed (loop_once), which brings back the screen as it was and does nothing else."""
         self.device.sound.stop()
-        self.save_settings()
-        self.save_session()
+        if not self.battery_empty:  # empty cells: nothing more is written to the flash
+            self.save_settings()
+            self.save_session()
         self.display.power(False)
         self.switched_off = True
-        self.device.sleep_until_pressed()
+
+    def switched_on(self):
         self.switched_off = False
         self.last_input = self.device.ticks_ms()
         self.dimmed = self.blank = True  # the waking press turns the display on and is swallowed (service)
