@@ -182,3 +182,17 @@ def test_auto_off_can_be_switched_off():
     driver.wait(20 * 60000)
     assert not events("dormant")
 
+
+
+def test_a_replay_log_carries_the_clock_of_each_move_and_the_budgets_follow_it(tmp_path):
+    import replay
+
+    position = "-" * 27 + "OX------XO" + "-" * 27 + " X"
+    squares, side = position.split()
+    log = tmp_path / "device.log"
+    log.write_text("move 8 0 0 %s %s 7 f5 8 31208 0 1102 0 0 200\nmove 8 0 1 %s %s 7 f5 8 19505 0 1500 0 0\n"
+                   % (squares, side, squares, side))
+    fast, old = replay.read_log(log)
+    assert fast.mhz == 200 and fast.budgets().nodes == at_clock(LEVELS[7], 200).nodes == 31208
+    assert old.mhz == BASE_MHZ and old.budgets() is LEVELS[7]  # a log without the clock: 125 MHz
+    assert replay.how_decided(fast.budgets(), 8, 31208, 0, False, False) == "search to budget"

@@ -12,11 +12,14 @@ Why it is built this way (docs/POWER.md has the figures):
   base_speed() lowers the clock first, then the voltage. The voltage is the
   VREG register's VSEL field (RP2040 datasheet, VREG_AND_CHIP_RESET), which
   MicroPython has no call for.
-- machine.freq() makes clk_peri 48 MHz from the USB PLL, and
+- machine.freq(hz) makes clk_peri 48 MHz from the USB PLL, and
   machine.lightsleep() returns with every clock as at power-up (125 MHz,
-  clk_peri = clk_sys): the display's bus divider, set when the bus was
-  opened, is then wrong, so every clock change calls `retime` (the Device
-  opens the bus again at its configured rate).
+  clk_peri = clk_sys). The display's bus divider is set when the bus opens,
+  so full_speed() calls `retime` (the Device opens the bus again at its
+  configured rate), and base_speed() restores the power-up clocks exactly
+  (machine.freq(125 MHz, 125 MHz): clk_peri = clk_sys) and retimes once:
+  from then on the bus is right after every lightsleep too, and a nap
+  costs no bus set-up.
 - nap(ms) on batteries is machine.lightsleep(ms): the PLLs stop, clk_sys
   runs from the 12 MHz crystal and only the timer is clocked until its
   alarm. On USB power it is time.sleep_ms (the core waits for an event at
@@ -89,7 +92,7 @@ class Power:
         """Back to the base clock, then the voltage as it was."""
         if not self.fast:
             return
-        self.machine.freq(self.base_hz)
+        self.machine.freq(self.base_hz, self.base_hz)  # clk_peri = clk_sys, as at power-up and after lightsleep
         self.fast = False
         if self._vreg_before is not None:
             self.machine.mem32[_VREG] = self._vreg_before
@@ -105,8 +108,7 @@ class Power:
         if ms <= 1 or self.fast or self.on_usb():
             self.clock.sleep_ms(ms)
             return False
-        self.machine.lightsleep(ms)
-        self._retime()
+        self.machine.lightsleep(ms)  # back at the power-up clocks, which the bus was opened for
         return True
 
     def any_pressed(self):
@@ -135,7 +137,6 @@ class Power:
             finally:
                 for index in range(4):
                     mem32[_IO_BANK0_DORMANT_WAKE_INTE0 + 4 * index] = 0
-            self._retime()
         return self.any_pressed()
 
     def _retime(self):

@@ -125,9 +125,10 @@ def saved_moves(pico):
 
 
 def walk(board):
+    from othello.variant import START_PARALLEL
     from ui.settings import defaults
 
-    settings = dict(defaults(8), level=8)
+    settings = dict(defaults(8), level=8, start=START_PARALLEL)  # no book from there: a real search
     states = []
     with pico_emulator.EmulatedPico(board) as pico:
         pico.write_files({"/lib/ui/settings.py": quick_settings(),
@@ -181,8 +182,9 @@ def main(argv=None):
         return 0
     print("state        clock awake  asleep  lit px  contrast  Pico board (5 V)  OLED (3.3 V)  power")
     for state in states:
-        print("%-11s  %7.1f MHz  %5.1f%%  %5.1f%%  %8d  %12.2f mA  %9.2f mA  %5.1f mW" % (
-            state["state"], state["clock_mhz"], 100 * state["asleep"], 100 * state["lit"], state["contrast"],
+        clock = "stopped" if not state["clock_mhz"] else "%5.0f MHz" % state["clock_mhz"]
+        print("%-11s  %11s  %5.1f%%  %5.1f%%  %8d  %12.2f mA  %9.2f mA  %5.1f mW" % (
+            state["state"], clock, 100 * state["asleep"], 100 * state["lit"], state["contrast"],
             state["board_ma"], state["oled_ma"], state["mw"]))
     print("play (%s): %.1f mW; switched off: %.2f mW" % (
         ", ".join("%d%% %s" % (100 * share, name) for name, share in PLAY_MIX), play_mw, off_mw))
