@@ -18,7 +18,6 @@ import pytest
 
 import hw
 import pico_emulator
-from simulator import SimulatedDevice
 from simulator.reading import shows
 
 MISSING = pico_emulator.available()
@@ -37,14 +36,6 @@ def quick_settings():
     return text.replace(DEFAULT_OFF, '"off": (%d, 0, 120, 900)' % QUICK_OFF_S).encode()
 
 
-def main_menu():
-    config = pico_emulator.deploy.Paths().configs / (BOARD + ".json")
-    with SimulatedDevice(config) as sim:
-        sim.power_on()
-        sim.run_for(6000)
-        return sim.screen_text()
-
-
 def saved_game(pico):
     data = pico.flash_files().get("%s/game.json" % hw.STORAGE_ROOT)
     return None if data is None else json.loads(data)
@@ -55,11 +46,11 @@ def ran_at(before, after, hz):
 
 
 def test_search_at_200_mhz_naps_between_polls_and_auto_off_sleeps_dormant_until_a_key():
-    menu = main_menu()
     with pico_emulator.EmulatedPico(BOARD) as pico:
         pico.write_files({"/lib/ui/settings.py": quick_settings()})
         pico.power_on()
-        assert pico.run_until(lambda p: p.screen_text() == menu, 8000, 100), pico.console
+        assert pico.run_until(lambda p: shows(p.screen(), "Play computer"), 8000, 100), pico.console
+        pico.run_for(1000)  # keys pressed while the player's tables are being made are not seen
         for name in ("a", "down", "down", "a"):  # Play computer, then Start (level 2)
             pico.tap(name, 100, 400)
         assert pico.run_until(lambda p: saved_game(p) is not None, 3000, 200), pico.console
