@@ -505,7 +505,8 @@ class EmulatedPico(SimulatedDevice):
 
     def power_account(self):
         """The chip's emulated time since the first power-up by what it did: {"run": {clk_sys Hz: ns},
-        "wait": {clk_sys Hz: ns in WFI/WFE}, "dormant": ns, "clk_sys": Hz now}."""
+        "wait": {clk_sys Hz: ns in WFI/WFE}, "dormant": ns, "undervolted": ns run above 133 MHz with the
+        core under 1.15 V, "clk_sys": Hz now, "vsel": the VREG register's voltage field now}."""
         words = self._send_and_reply("power", "W")
         account = json.loads(words[2])
         for part in ("run", "wait"):

@@ -47,7 +47,6 @@ _IO_BANK0_DORMANT_WAKE_INTE0 = const(0x40014160)  # 4 registers of 8 GPIOs, 4 bi
 _LEVEL_LOW = const(1)  # a GPIO's bits in DORMANT_WAKE_INTE: LEVEL_LOW, LEVEL_HIGH, EDGE_LOW, EDGE_HIGH
 _LEVEL_HIGH = const(2)
 _USB_NAP_MS = const(100)  # switched off on USB power: how often the buttons are looked at
-BASE_MHZ = 125  # MicroPython's clock at power-up and after every lightsleep
 
 
 class Power:

@@ -25,7 +25,8 @@
 //              sensor) converts to, 0-4095 (12 bits: VALUE / 4095 x 3.3 V at the pin)
 //   power                         W NS JSON        the chip's time since power-up by what it did:
 //                                                  {"run": {clk_sys Hz: ns}, "wait": {clk_sys Hz: ns in
-//                                                  WFI/WFE}, "dormant": ns, "clk_sys": Hz now}
+//                                                  WFI/WFE}, "dormant": ns, "clk_sys": Hz now, "vsel": the
+//                                                  VREG register's voltage field now (11: 1.10 V, 12: 1.15 V)}
 //
 // Time: each instruction advances the emulated clock by its cycles at the chip's clk_sys as the PLL and
 // CLOCKS registers set it (rp2040js recomputes clkSys when the firmware writes them; 125 MHz at
@@ -34,7 +35,8 @@
 // skips to the next timer alarm. DORMANT (machine.lightsleep() with no period) stops the crystal: the chip
 // runs no instruction and its timer stands still while the outside time goes on, until a GPIO enabled in
 // IO_BANK0's DORMANT_WAKE_INTE0-3 (which rp2040js does not model: done here) has the level or edge asked.
-// VBUS (USB power) is GP24 on the Pico: drive it with `in 24 1`.
+// VBUS (USB power) is GP24 on the Pico: drive it with `in 24 1`. The VREG register (core voltage), which
+// rp2040js leaves unimplemented (reads of all ones), holds what the firmware writes, in regulation at once.
 //
 // rp2040js does not emulate writing the QSPI flash, so the bootrom's flash_range_erase and
 // flash_range_program are patched to BKPT and done here on the flash array (instantly).
@@ -49,7 +51,8 @@ const { Simulator, USBCDC, ConsoleLogger, LogLevel } = await import(
   path.join(HERE, 'node_modules/rp2040js/dist/esm/index.js'));
 
 const FLASH_BASE = 0x10000000;
-const IO_BANK0 = 0x40014, XOSC = 0x40024;
+const IO_BANK0 = 0x40014, XOSC = 0x40024, VREG_AND_CHIP_RESET = 0x40064;
+const VREG_RESET = 0xb1, VREG_WRITABLE = 0xf3, VREG_ROK = 0x1000; // EN, VSEL 1.10 V; EN, HIZ, VSEL; in regulation
 const DORMANT_WAKE_INTE0 = 0x160, DORMANT_WAKE_INTS3 = 0x18c;
 const XOSC_DORMANT = 0x08, XOSC_WAKE = 0x77616b65; // "wake"
 const DORMANT_STEP_NS = 100000; // how often a dormant chip looks at its wake pins (0.1 ms of outside time)
@@ -102,9 +105,12 @@ let spiPending = null; // [bus, time, bytes]
 let lastPwm = '';
 let lastInputRead = -1; // emulated ns of the last read of SIO GPIO_IN: Pin.value() on an input
 let cycleNanos = 8; // ns per clk_sys cycle (125 MHz at power-up); follows the clock (build())
+let vreg = VREG_RESET; // the core voltage regulator's register, which rp2040js leaves unimplemented
 let dormantWake = [0, 0, 0, 0]; // IO_BANK0 DORMANT_WAKE_INTE0-3: 4 bits a GPIO (level low/high, edge low/high)
 let dormantLevels = null; // each GPIO's level when the chip went dormant (edge wakes)
-const account = { run: {}, wait: {}, dormant: 0 }; // emulated ns since the first power-up, by clk_sys
+// emulated ns since the first power-up, by clk_sys; "undervolted": ns run above 133 MHz with the core
+// under 1.15 V, where the RP2040 is not certified (the firmware must raise VSEL before the clock)
+const account = { run: {}, wait: {}, dormant: 0, undervolted: 0 };
 const count = (table, hz, nanos) => { table[hz] = (table[hz] || 0) + nanos; };
 
 const now = () => timeBase + Math.round(simulator.clock.nanos);
@@ -139,6 +145,11 @@ function build() {
   mcu.addClockListener((hz) => { cycleNanos = 1e9 / hz; });
   dormantWake = [0, 0, 0, 0];
   dormantLevels = null;
+  vreg = VREG_RESET;
+  const chipReset = mcu.peripherals[VREG_AND_CHIP_RESET];
+  const vregRead = chipReset.readUint32.bind(chipReset), vregWrite = chipReset.writeUint32.bind(chipReset);
+  chipReset.readUint32 = (offset) => (offset === 0 ? vreg | VREG_ROK : vregRead(offset));
+  chipReset.writeUint32 = (offset, value) => { if (offset === 0) vreg = value & VREG_WRITABLE; else vregWrite(offset, value); };
   const io = mcu.peripherals[IO_BANK0];
   const ioRead = io.readUint32.bind(io), ioWrite = io.writeUint32.bind(io);
   io.readUint32 = (offset) => (offset >= DORMANT_WAKE_INTE0 && offset <= DORMANT_WAKE_INTS3
@@ -279,6 +290,7 @@ function batch() {
     } else if (!profiling) {
       const nanos = core.executeInstruction() * cycleNanos;
       count(account.run, mcu.clkSys, nanos);
+      if (mcu.clkSys > 133e6 && ((vreg >> 4) & 0xf) < 12) account.undervolted += nanos;
       clock.tick(nanos);
     } else {
       const address = core.PC, cycles = core.executeInstruction();
@@ -319,7 +331,7 @@ function command(line) {
       break;
     }
     case 'power':
-      emit(`W ${now()} ${JSON.stringify({ ...account, clk_sys: mcu.clkSys })}`);
+      emit(`W ${now()} ${JSON.stringify({ ...account, clk_sys: mcu.clkSys, vsel: (vreg >> 4) & 0xf })}`);
       send();
       break;
     case 'dump': fs.writeFileSync(words[1], mcu.flash.subarray(0, flash.length)); emit('D'); send(); break;
