@@ -46,7 +46,7 @@ def ran_at(before, after, hz):
 
 
 def test_search_at_200_mhz_naps_between_polls_and_auto_off_sleeps_dormant_until_a_key():
-    with pico_emulator.EmulatedPico(BOARD) as pico:
+    with pico_emulator.EmulatedPico(BOARD, battery=2.9) as pico:  # fresh cells, no USB cable
         pico.write_files({"/lib/ui/settings.py": quick_settings()})
         pico.power_on()
         assert pico.run_until(lambda p: shows(p.screen(), "Play computer"), 8000, 100), pico.console
@@ -86,10 +86,9 @@ def test_search_at_200_mhz_naps_between_polls_and_auto_off_sleeps_dormant_until_
         assert pico.screen_text() == picture  # the same screen, and the waking key did nothing
         assert saved_game(pico)["game"] == game
 
-        # The cells run down: the ADC (GP29 reads VSYS/3) fed through rp2040js. Until now it read 0 V, a
-        # reading no battery gives: "?" and no alarm. Below the cells' empty voltage: saved, and the screen
-        # says so.
-        pico.set_adc(3, 1.9 / 3)
+        # The cells run down (GP29 reads VSYS/3 through rp2040js's ADC): below their empty voltage the game
+        # is saved and the screen says so.
+        pico.set_supply(1.9)
         assert pico.run_until(lambda p: shows(p.screen(), "Battery empty"), 15000, 500), pico.console
         assert saved_game(pico)["game"] == game
         assert "Traceback" not in pico.console

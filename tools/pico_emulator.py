@@ -40,8 +40,8 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
 
 import deploy  # noqa: E402
 import fetch_firmware  # noqa: E402
-from simulator.hardware import Hardware  # noqa: E402
-from simulator.simulated import SimulatedDevice, board_config  # noqa: E402
+from simulator.hardware import Hardware, adc_counts  # noqa: E402
+from simulator.simulated import SimulatedDevice, board_config, change_supply, check_supply, supply_text  # noqa: E402
 
 CHIP_DIR = TOOLS / "pico"
 CHIP = CHIP_DIR / "chip.mjs"
@@ -63,8 +63,6 @@ FS_GEOMETRY = dict(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCK_COUNT, read_si
 FS_DISK_VERSION = 0x00020001  # littlefs 2.1, what MicroPython's lib/littlefs writes
 
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
-VBUS_SENSE_GPIO = 24  # the Pico senses USB power here
-ADC_REFERENCE_V = 3.3  # the Pico's ADC reference (its 3.3 V supply through a filter)
 RUN_STEP_MS = 20  # real time: the chip runs in steps of this much emulated time
 
 
@@ -227,7 +225,7 @@ class EmulatedPico(SimulatedDevice):
     """
 
     def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True,
-                 keep=None, uf2=None):
+                 keep=None, uf2=None, battery=None, usb=None):
         source = config
         if isinstance(config, str) and not config.endswith(".json"):
             source = deploy.Paths().configs / (config + ".json")
@@ -250,6 +248,10 @@ class EmulatedPico(SimulatedDevice):
         self._flash_path.write_bytes(installed(Path(uf2).read_bytes()) if uf2 is not None else flash_image(files))
         self.hardware = Hardware(self.config, seed)
         self.panel = self.hardware.panel
+        self._process = None
+        self.battery = None
+        self.usb = True
+        self.set_supply(battery, battery is None if usb is None else usb)
         self.now = 0  # emulated ms since the first power-up
         self._ns = 0
         self.state = "off"
@@ -262,7 +264,6 @@ class EmulatedPico(SimulatedDevice):
         self._console = []
         self._usb = bytearray()  # what the device wrote to USB, not yet read by the raw REPL
         self._usb_open = False
-        self._process = None
         self._replies = None
         self._lock = threading.Lock()
         self._pressed = set()
@@ -308,6 +309,7 @@ class EmulatedPico(SimulatedDevice):
         self.boots += 1
         for name in self.hardware.buttons:
             self._set_button(name, name in self._pressed)
+        self._send_supply()
         if self.realtime:
             self._runner = threading.Thread(target=self._run_freely, daemon=True)
             self._runner.start()
@@ -489,33 +491,39 @@ class EmulatedPico(SimulatedDevice):
         # In real time the chip runs up to RUN_STEP_MS ahead of self.now: a change lands within that.
         return last is not None and (self._button_changed_ms is None or last > self._button_changed_ms + RUN_STEP_MS)
 
-    # --- power supply and ADC ---
+    # --- the power supply (as SimulatedDevice's) ---
 
-    def set_usb_power(self, present):
-        """VBUS present (USB powers the board) or not: GP24, where the Pico senses it."""
-        self._send("in %d %d" % (VBUS_SENSE_GPIO, 1 if present else 0))
+    def set_supply(self, battery=None, usb=False):
+        """Cells at `battery` volts at VSYS (None: none) and/or USB: fed to the chip's ADC and VBUS pin."""
+        check_supply(self.config, battery, usb)
+        self.battery, self.usb = battery, bool(usb)
+        if self._process is not None:
+            self._send_supply()
 
-    def set_adc(self, channel, volts):
-        """What ADC input `channel` (0-3: GP26-GP29, GP29 = VSYS/3 on the Pico; 4: the temperature sensor)
-        reads: `volts` at the pin, converted to 12 bits of the 3.3 V reference as the RP2040's ADC does."""
-        if not 0 <= channel <= 4:
-            raise PicoError("ADC channels are 0-4, not %r" % (channel,))
-        code = max(0, min(4095, int(round(volts / ADC_REFERENCE_V * 4095))))
-        self._send("adc %d %d" % (channel, code))
+    def change_supply(self, key):
+        return change_supply(self, key)
+
+    def supply_text(self):
+        return supply_text(self.battery, self.usb)
+
+    def _send_supply(self):
+        analog, levels = self.hardware.power_inputs(self.battery, self.usb)
+        for gpio, volts in analog:
+            self._send("adc %d %d" % (gpio - 26, adc_counts(volts)))
+        for gpio, level in levels:
+            self._send("in %d %d" % (gpio, level))
+
+    # --- the chip's power ---
 
     def power_account(self):
         """The chip's emulated time since the first power-up by what it did: {"run": {clk_sys Hz: ns},
         "wait": {clk_sys Hz: ns in WFI/WFE}, "dormant": ns, "undervolted": ns run above 133 MHz with the
         core under 1.15 V, "clk_sys": Hz now, "vsel": the VREG register's voltage field now}."""
-        words = self._send_and_reply("power", "W")
-        account = json.loads(words[2])
+        self._send("power")
+        account = json.loads(self._reply("W")[2])
         for part in ("run", "wait"):
             account[part] = {int(hz): ns for hz, ns in account[part].items()}
         return account
-
-    def _send_and_reply(self, line, kind):
-        self._send(line)
-        return self._reply(kind)
 
     # --- buttons ---
 

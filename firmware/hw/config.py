@@ -322,18 +322,18 @@ def _buzzer(check, data):
 
 # The cells a board may run from, each with its voltages at VSYS, after the Schottky diode that joins the
 # cells to the Pico's VSYS (about 0.25 V dropped at the Pico's tens of mA): (full, low, empty, discharge
-# curve). "low" gives the one warning; at "empty" the game is saved and the device stops (docs/POWER.md
-# says why each voltage is where it is). A curve is (fraction of the way from empty to full, percent left)
+# curve). "low" gives the one warning, at 11-15% on the curve; at "empty" the game is saved and the
+# device stops (docs/POWER.md says why each voltage is where it is). A curve is (fraction of the way from empty to full, percent left)
 # points, so a config's own full and empty voltages stretch it.
 _ALKALINE = ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))
 _NIMH = ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))
 _LIPO = ((0.0, 0), (0.2, 8), (0.45, 40), (0.65, 68), (0.85, 90), (1.0, 100))
 CHEMISTRIES = {
-    "alkaline_2aa": (2.95, 2.15, 2.0, _ALKALINE),
-    "nimh_2aa": (2.5, 2.05, 2.0, _NIMH),
-    "alkaline_3aaa": (4.55, 3.2, 2.75, _ALKALINE),
-    "nimh_3aaa": (3.95, 3.2, 2.9, _NIMH),
-    "lipo": (3.95, 3.35, 3.05, _LIPO),
+    "alkaline_2aa": (2.95, 2.2, 2.0, _ALKALINE),
+    "nimh_2aa": (2.5, 2.1, 2.0, _NIMH),
+    "alkaline_3aaa": (4.55, 3.15, 2.75, _ALKALINE),
+    "nimh_3aaa": (3.95, 3.1, 2.9, _NIMH),
+    "lipo": (3.95, 3.27, 3.05, _LIPO),
 }
 ADC_PINS = const((26, 27, 28, 29))
 ADC_RANGE_V = 3.3  # the ADC's reference on the Pico: its 3.3 V rail

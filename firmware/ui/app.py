@@ -84,6 +84,8 @@ class App:
         battery = device.battery
         # the battery gauge (ui/gauge.py), or None on a board without one
         self.gauge = None if battery is None else gauge_module.Gauge(battery.spec, battery.read, self.ticks_diff, self.ticks_add)
+        if self.gauge is not None:
+            self.gauge.update(now)  # the first frame shows the level (one reading never warns: see ui/gauge.py)
         self.battery_empty = False  # the cells ran out: the game is saved and the "Battery empty" screen stays
         self.apply_contrast()
         self.push(self.make(TITLE))

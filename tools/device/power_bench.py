@@ -130,7 +130,7 @@ def walk(board):
 
     settings = dict(defaults(8), level=8, start=START_PARALLEL)  # no book from there: a real search
     states = []
-    with pico_emulator.EmulatedPico(board) as pico:
+    with pico_emulator.EmulatedPico(board, battery=2.9) as pico:  # fresh 2xAA cells, no USB cable
         pico.write_files({"/lib/ui/settings.py": quick_settings(),
                           "/%s/settings.json" % pico_emulator.STORAGE_ROOT: json.dumps(settings).encode()})
         pico.power_on()

@@ -19,14 +19,15 @@
 //              (flash kept)       D                the dump (or the profile) is written
 //   profile on|off                                 count the cycles at each instruction address (on:
 //                                                  afresh); PATH: the counts as JSON [[address, cycles]]
-//   adc CH VALUE  what ADC input  X NS             the watchdog restarted the chip (machine.reset())
-//              CH (0-3: GP26-29,  Z NS asleep|awake the crystal stopped (DORMANT) / a wake pin restarted it
-//              4: the temperature
-//              sensor) converts to, 0-4095 (12 bits: VALUE / 4095 x 3.3 V at the pin)
+//   adc CH N   what ADC input CH  X NS             the watchdog restarted the chip (machine.reset())
+//              (0-3: GP26-29, 4:  Z NS asleep|awake the crystal stopped (DORMANT) / a wake pin restarted it
+//              the temperature sensor) converts to, 0-4095 (12 bits: N / 4095 x 3.3 V at the pin); kept
+//              over resets
 //   power                         W NS JSON        the chip's time since power-up by what it did:
 //                                                  {"run": {clk_sys Hz: ns}, "wait": {clk_sys Hz: ns in
-//                                                  WFI/WFE}, "dormant": ns, "clk_sys": Hz now, "vsel": the
-//                                                  VREG register's voltage field now (11: 1.10 V, 12: 1.15 V)}
+//                                                  WFI/WFE}, "dormant": ns, "undervolted": ns above 133 MHz
+//                                                  under 1.15 V, "clk_sys": Hz now, "vsel": the VREG
+//                                                  register's voltage field now (11: 1.10 V, 12: 1.15 V)}
 //
 // Time: each instruction advances the emulated clock by its cycles at the chip's clk_sys as the PLL and
 // CLOCKS registers set it (rp2040js recomputes clkSys when the firmware writes them; 125 MHz at
@@ -100,6 +101,7 @@ const hex = (bytes) => Buffer.from(bytes).toString('hex');
 // ---- the chip, rebuilt on each reset around the same flash
 let simulator, mcu, cdc, timeBase = 0;
 const driven = new Map(); // gpio -> true/false/null (null: the pad's pull decides)
+const analog = new Map(); // ADC channel -> its 12-bit reading (rp2040js's channelValues), kept over resets
 let usbQueue = [];
 let spiPending = null; // [bus, time, bytes]
 let lastPwm = '';
@@ -190,6 +192,7 @@ function build() {
     });
   }
   for (const [gpio, level] of driven) if (level !== null) mcu.gpio[gpio].setInputValue(level);
+  for (const [channel, value] of analog) mcu.adc.channelValues[channel] = value;
   const readSio = mcu.sio.readUint32.bind(mcu.sio);
   mcu.sio.readUint32 = (offset) => {
     if (offset === SIO_GPIO_IN) lastInputRead = now();
@@ -327,7 +330,10 @@ function command(line) {
       const channel = Number(words[1]), value = Number(words[2]);
       if (!(channel >= 0 && channel <= 4) || !(value >= 0 && value <= 4095)) {
         process.stderr.write(`[chip] adc: channel 0-4 and a value 0-4095, not ${words[1]} ${words[2]}\n`);
-      } else mcu.adc.channelValues[channel] = Math.round(value);
+        break;
+      }
+      analog.set(channel, Math.round(value));
+      mcu.adc.channelValues[channel] = Math.round(value);
       break;
     }
     case 'power':

@@ -12,7 +12,8 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="sim",
         description="Pocket Othello's simulator: the firmware on simulated Pico hardware. "
-        "Default: play in this terminal (arrows, Enter/Z = A, Esc/X = B, M = menu, Q quits).",
+        "Default: play in this terminal (arrows, Enter/Z = A, Esc/X = B, M = menu, Q quits; "
+        "on a board with a battery gauge, v / V lower / raise the cells' voltage and u plugs or pulls USB).",
     )
     parser.add_argument("--board", default=str(DEFAULT_BOARD), help="board config JSON (default: %%(default)s; more in %s)" % BOARD_CONFIGS)
     parser.add_argument("--interpreter", choices=INTERPRETERS, default="cpython", help="run the firmware under CPython or MicroPython's unix port")
@@ -40,9 +41,7 @@ def main(argv=None):
     try:
         battery = battery_volts(args.battery)
         if args.pico:
-            if battery is not None or args.usb:
-                raise ValueError("--battery and --usb are for the simulator, not yet for --pico")
-            return run_pico(args, flash)
+            return run_pico(args, flash, battery)
         sim = SimulatedDevice(
             args.board,
             flash_dir=flash,
@@ -105,13 +104,14 @@ def front_end(args, sim):
     return 0
 
 
-def run_pico(args, flash):
+def run_pico(args, flash, battery):
     """The same front ends on the emulated Pico; its flash image is kept in the --flash directory."""
     import pico_emulator
 
     try:
         keep = None if flash is None else Path(flash) / "pico_flash.bin"
-        sim = pico_emulator.EmulatedPico(args.board, realtime=not args.headless, keep=keep)
+        sim = pico_emulator.EmulatedPico(args.board, realtime=not args.headless, keep=keep, battery=battery,
+                                         usb=args.usb or battery is None)
     except (pico_emulator.PicoError, OSError, ValueError) as error:
         print("sim: %s" % error, file=sys.stderr)
         return 2

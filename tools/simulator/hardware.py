@@ -9,6 +9,12 @@ level a button puts on its pin.
 from .panel import I2CTarget, Panel, SPITarget
 
 USB_VSYS_V = 4.7  # VSYS on USB power: VBUS's 5 V less the drop of the Pico's own Schottky diode
+ADC_REFERENCE_V = 3.3  # the Pico's ADC reference, its 3.3 V rail
+
+
+def adc_counts(volts):
+    """The RP2040 ADC's 12-bit reading of `volts` on its pin (what an emulated chip's ADC returns)."""
+    return min(4095, max(0, int(volts / ADC_REFERENCE_V * 4096)))
 
 
 class Hardware:

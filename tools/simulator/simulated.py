@@ -33,6 +33,42 @@ SUPPLY_STEP_V = 0.05  # what a front end's v / V key takes from or gives to the 
 INTERPRETERS = ("cpython", "micropython")
 
 
+def check_supply(config, battery, usb):
+    """ValueError, in words, for a supply that cannot be: nothing at all, a voltage out of range, or cells
+    on a board with no battery section."""
+    if battery is None and not usb:
+        raise ValueError("no power: fit cells (a battery voltage) or plug in USB")
+    if battery is not None:
+        if isinstance(battery, bool) or not isinstance(battery, (int, float)) or not 0 <= battery <= MAX_BATTERY_V:
+            raise ValueError("the battery voltage must be a number of volts from 0 to %g, not %r" % (MAX_BATTERY_V, battery))
+        if config.battery is None:
+            raise ValueError("the board config has no battery section: nothing on the board measures a battery")
+
+
+def change_supply(device, key):
+    """A front end's supply key on `device` (a SimulatedDevice or an EmulatedPico): "drain" / "charge" move
+    the cells' voltage by SUPPLY_STEP_V (fitting full cells first if there are none), "usb" plugs or pulls
+    the cable (not the last supply). Returns the supply in words, or None on a board without a gauge."""
+    if device.config.battery is None:
+        return None
+    battery, usb = device.battery, device.usb
+    if key == "usb":
+        usb = not usb
+    else:
+        if battery is None:
+            battery = device.config.battery.full
+        step = SUPPLY_STEP_V if key == "charge" else -SUPPLY_STEP_V
+        battery = round(min(MAX_BATTERY_V, max(0.0, battery + step)), 2)
+    if battery is not None or usb:
+        device.set_supply(battery, usb)
+    return supply_text(device.battery, device.usb)
+
+
+def supply_text(battery, usb):
+    """The supply in words for a status line: "2.60 V", "2.60 V + USB" or "USB"."""
+    return " + ".join(([] if battery is None else ["%.2f V" % battery]) + (["USB"] if usb else []))
+
+
 class SimulatorError(RuntimeError):
     """The simulation cannot go on (the firmware hangs, a process cannot start); the message has its console."""
 
@@ -170,39 +206,17 @@ class SimulatedDevice:
     def set_supply(self, battery=None, usb=False):
         """Cells at `battery` volts at VSYS (None: none fitted) and/or a USB cable (usb); a running firmware
         sees the new voltage at its next ADC reading. ValueError for a supply that cannot be."""
-        if battery is None and not usb:
-            raise ValueError("no power: fit cells (a battery voltage) or plug in USB")
-        if battery is not None:
-            if isinstance(battery, bool) or not isinstance(battery, (int, float)) or not 0 <= battery <= MAX_BATTERY_V:
-                raise ValueError("the battery voltage must be a number of volts from 0 to %g, not %r" % (MAX_BATTERY_V, battery))
-            if self.config.battery is None:
-                raise ValueError("the board config has no battery section: nothing on the board measures a battery")
+        check_supply(self.config, battery, usb)
         self.battery, self.usb = battery, bool(usb)
         if getattr(self, "_process", None) is not None:
             self._send_supply()
 
     def change_supply(self, key):
-        """A front end's supply key: "drain" / "charge" move the cells' voltage by SUPPLY_STEP_V (fitting
-        full cells first if there are none), "usb" plugs or pulls the cable (not the last supply). Returns
-        supply_text(), or None on a board without a battery gauge."""
-        if self.config.battery is None:
-            return None
-        battery, usb = self.battery, self.usb
-        if key == "usb":
-            usb = not usb
-        else:
-            if battery is None:
-                battery = self.config.battery.full
-            step = SUPPLY_STEP_V if key == "charge" else -SUPPLY_STEP_V
-            battery = round(min(MAX_BATTERY_V, max(0.0, battery + step)), 2)
-        if battery is not None or usb:
-            self.set_supply(battery, usb)
-        return self.supply_text()
+        """A front end's supply key (change_supply() below); supply_text() after it, or None without a gauge."""
+        return change_supply(self, key)
 
     def supply_text(self):
-        """The supply in words for a status line: "2.60 V", "2.60 V + USB" or "USB"."""
-        parts = ([] if self.battery is None else ["%.2f V" % self.battery]) + (["USB"] if self.usb else [])
-        return " + ".join(parts)
+        return supply_text(self.battery, self.usb)
 
     def _supply_inputs(self):
         return self.hardware.power_inputs(self.battery, self.usb)
