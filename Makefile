@@ -56,7 +56,7 @@ PICO ?= RPI_PICO
 # The venv's mpremote first on PATH, so deploy.py uses the pinned one.
 DEPLOY = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) tools/device/deploy.py
 
-.PHONY: firmware flash uf2 run repl bench-device
+.PHONY: firmware flash uf2 run repl bench-device bench-power
 
 firmware:
 	$(PYTHON) tools/device/fetch_firmware.py --board $(PICO)
@@ -76,6 +76,11 @@ repl: $(STAMP)
 
 bench-device: $(STAMP) $(if $(filter emulated,$(PORT)),$(NODE_STAMP))
 	$(DEPLOY) bench --board "$(BOARD)" --port "$(PORT)"
+
+# The power of each state of a session on the emulated Pico, and the battery life (docs/POWER.md).
+bench-power: $(STAMP) $(NODE_STAMP)
+	@test "$(PORT)" = emulated || { echo "bench-power measures the emulated Pico: make bench-power PORT=emulated"; exit 2; }
+	$(PY) tools/device/power_bench.py $(if $(BOARD),--board $(BOARD))
 
 # ----- training the evaluation (docs/PLAYER.md, "Training"): self-play data into build/training*, a pattern
 # set's fit report, and the shipped weight files. GAMES self-play games (20000 for the full 8x8 run of

@@ -430,7 +430,7 @@ def test_the_thinking_indicator_moves():
 
 def test_the_clock_runs_out():
     driver, player = stand_in_driver(budget_ms=100)
-    configure(driver, clock=5)
+    configure(driver, clock=5, off=0)  # 5 minutes without a key would switch it off once the game is over
     start(driver, "Play computer", "Start")
     driver.wait(5 * 60000 + 500)
     screen = driver.screen
@@ -480,7 +480,7 @@ def test_idle_dims_then_blanks_and_the_waking_key_does_nothing():
 
 def test_idle_dimming_can_be_switched_off():
     driver = BoardDriver()
-    configure(driver, idle=0)
+    configure(driver, idle=0, off=0)
     driver.wait(600000)
     assert driver.board.panel.display_on and driver.board.panel.contrast > 0
 

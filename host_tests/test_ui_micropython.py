@@ -139,7 +139,7 @@ d = Driver()
 d.press("a")
 d.menu_to("Two players")
 during = []
-d.screen.search(lambda stop, now: during.append(gc.threshold()), "Thinking")
+d.screen.search(lambda stop, now, mhz: during.append(gc.threshold()), "Thinking")
 print(during, COLLECT_EVERY - 32 <= gc.threshold() <= COLLECT_EVERY)
 """
 

@@ -175,7 +175,7 @@ def test_replay_refuses_a_damaged_log(tmp_path, capsys):
 def test_the_device_script_logs_a_game_that_the_host_replays(tmp_path, capsys):
     from runners import micropython_runner
 
-    settings = "LEVEL_NUMBERS = [1]\nOPENINGS = [%r]\nSEED = 3\n" % OPENING
+    settings = "LEVEL_NUMBERS = [1]\nOPENINGS = [%r]\nSEED = 3\nMHZ = 125\n" % OPENING
     output = micropython_runner.run_unix(settings + replay.DEVICE_SCRIPT.read_text())
     log = tmp_path / "device.log"
     log.write_text(output)

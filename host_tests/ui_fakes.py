@@ -197,8 +197,23 @@ class FakeDevice:
     def ticks_add(self, ticks, delta):
         return ticks + delta
 
+    search_mhz = 125
+
     def sleep_ms(self, ms):
         self.now += ms
+
+    nap = sleep_ms
+
+    def full_speed(self):
+        pass
+
+    def base_speed(self):
+        pass
+
+    def sleep_until_pressed(self):
+        """Switched off: a nap; a queued key wakes it."""
+        self.now += 100
+        return bool(self.buttons.queue)
 
     def reset(self):
         raise Reset()

@@ -91,6 +91,7 @@ class StandInPlayer:
     def __init__(self, budget_ms=3000):
         self.budget_ms = budget_ms
         self.calls = []  # (what, started ms, ended ms)
+        self.clocks = []  # (the mhz its budgets were given for, the chip's clock in Hz while it searched)
         self.scheduled = []
         self.driver = None
 
@@ -100,7 +101,10 @@ class StandInPlayer:
     def at(self, ms, action):
         self.scheduled.append((ms, action))
 
-    def _search(self, what, board, should_stop, now):
+    def _search(self, what, board, should_stop, now, mhz):
+        import machine  # the stand-in: what clock the chip runs at during the search
+
+        self.clocks.append((mhz, machine.freq()))
         start = now()
         while True:
             elapsed = now() - start
@@ -111,11 +115,11 @@ class StandInPlayer:
         self.calls.append((what, start, now()))
         return Decision(board.legal_squares()[0])
 
-    def think(self, board, level, should_stop=None, now=None, **limits):
-        return self._search("think", board, should_stop, now)
+    def think(self, board, level, should_stop=None, now=None, mhz=real_player.BASE_MHZ, **limits):
+        return self._search("think", board, should_stop, now, mhz)
 
-    def hint(self, board, should_stop=None, now=None, time_limit_ms=None):
-        return self._search("hint", board, should_stop, now)
+    def hint(self, board, should_stop=None, now=None, time_limit_ms=None, mhz=real_player.BASE_MHZ):
+        return self._search("hint", board, should_stop, now, mhz)
 
 
 def image(rows, scale=1):

@@ -10,6 +10,11 @@ BUTTON_NAMES = ("up", "down", "left", "right", "a", "b", "menu")
 PANEL_WIDTH = 128
 PANEL_HEIGHT = 64
 
+# The RP2040's certified clock with the core voltage raised (pico-sdk 2.1.1 notes): the searches run at it
+# unless a board config's cpu_mhz_max keeps a chip that misbehaves there at MicroPython's 125 MHz.
+CPU_MHZ_MAX = 200
+CPU_MHZ_MIN = 125
+
 CONFIG_PATH = "board.json"  # next to main.py, relative to the flash root
 STORAGE_ROOT = "data"  # the directory of the firmware's saved files
 
@@ -66,7 +71,7 @@ class BatterySpec:
 class BoardConfig:
     """A validated board config; `source` is the dict it came from."""
 
-    def __init__(self, source, name, description, display, buttons, buzzer_pin, battery=None):
+    def __init__(self, source, name, description, display, buttons, buzzer_pin, battery=None, cpu_mhz_max=CPU_MHZ_MAX):
         self.source = source
         self.name = name
         self.description = description
@@ -74,6 +79,7 @@ class BoardConfig:
         self.buttons = buttons  # ButtonSpecs in BUTTON_NAMES order
         self.buzzer_pin = buzzer_pin
         self.battery = battery  # a BatterySpec, or None without a gauge
+        self.cpu_mhz_max = cpu_mhz_max  # the clock of the computer's searches (hw/power.py)
 
     @property
     def button_names(self):

@@ -12,7 +12,8 @@ poll(now) reads each pin once and returns the events since the last poll as
   bounce and does not count; a change the count missed (a tap shorter than
   `debounce_ms`, whose release looked like bounce) is taken from the pin's
   level once two polls in a row see it (one could read the pin between its
-  edge and its handler);
+  edge and its handler), or at the first poll after slept() (the chip slept
+  with its GPIO clock stopped, so the interrupt could not count);
 - directions held for `repeat_delay_ms` repeat every `repeat_ms`;
 - any other button held for `long_ms` reports LONG once, before its RELEASE;
 - a button already down when Buttons starts (held through a reset) reports
@@ -59,6 +60,7 @@ class Buttons:
         self._edges = bytearray(count)  # changes the interrupt counted (mod 256): written by it alone
         self._seen = bytearray(count)  # ... and those poll() has reported: written by poll() alone
         self._unconfirmed = bytearray(count)  # the level differed from the state at the last poll, uncounted
+        self._blind = False  # the chip slept since the last poll: a changed level counts at once
         self._long_sent = bytearray(count)
         settled = clock.ticks_add(clock.ticks_ms(), -debounce_ms)
         self._changed_at = [settled] * count
@@ -75,6 +77,11 @@ class Buttons:
         if self._clock.ticks_diff(now, self._edge_at[index]) >= self.debounce_ms:
             self._edges[index] = (self._edges[index] + 1) & 0xFF
             self._edge_at[index] = now
+
+    def slept(self):
+        """The chip slept with its GPIO clock stopped (lightsleep): the next poll takes a level that changed
+        as a press or a release at once, as no edge could be counted."""
+        self._blind = True
 
     def is_down(self, name):
         """The debounced state of a button."""
@@ -102,7 +109,7 @@ class Buttons:
                 self._seen[index] = (self._seen[index] + 1) & 0xFF
                 change = True
             elif pressed != down:
-                change = not self._counted or self._unconfirmed[index]
+                change = not self._counted or self._blind or self._unconfirmed[index]
             self._unconfirmed[index] = 0 if change else pressed != down
             kind = None
             if not down:
@@ -128,4 +135,5 @@ class Buttons:
                 if events is _NO_EVENTS:
                     events = []
                 events.append((self.names[index], kind))
+        self._blind = False
         return events

@@ -10,7 +10,8 @@ board_configs/):
                  "reset": 9},
      "buttons": {"a": {"pin": 20, "pull": "up", "active": "low"}, ...},
      "buzzer": {"pin": 15},
-     "battery": {"adc": 29, "divider": 3, "chemistry": "alkaline_2aa", "vbus": 24}}
+     "battery": {"adc": 29, "divider": 3, "chemistry": "alkaline_2aa", "vbus": 24},
+     "cpu_mhz_max": 200}
 
 or with "bus": "spi" and "spi": {"sck": 18, "mosi": 19, "cs": 17, "dc": 20,
 "baudrate": 10000000}. Optional: description, notes, rotation (0),
@@ -20,8 +21,10 @@ display.reset, buzzer, battery (the battery gauge: its ADC pin, GP26-GP29;
 the divider from VSYS to it, a ratio or {"top": ohms, "bottom": ohms},
 3 by default on GP29, the Pico's own VSYS/3; the chemistry, one of
 CHEMISTRIES; optional full, low and empty voltages at VSYS overriding the
-chemistry's; vbus, the pin that reads high on USB power, GP24 on the Pico).
-Pins are GPIO numbers (or "GP5").
+chemistry's; vbus, the pin that reads high on USB power, GP24 on the Pico),
+cpu_mhz_max (the clock of the computer's searches: 200 MHz, the RP2040's
+certified top with the core voltage raised; 125 keeps a chip that misbehaves
+at 200 at MicroPython's default). Pins are GPIO numbers (or "GP5").
 
 Validation checks everything a wrong file could get wrong before any pin is
 touched (pin functions of the RP2040, pins used twice, a pull that makes a
@@ -35,7 +38,8 @@ BoardConfig holders, the paths, the errors) is in hw/board.py.
 import json
 
 from othello.compat import const
-from hw.board import BUTTON_NAMES, PANEL_HEIGHT, PANEL_WIDTH, BatterySpec, BoardConfig, ButtonSpec, ConfigError, DisplaySpec
+from hw.board import (BUTTON_NAMES, CPU_MHZ_MAX, CPU_MHZ_MIN, PANEL_HEIGHT, PANEL_WIDTH, BatterySpec, BoardConfig,
+                      ButtonSpec, ConfigError, DisplaySpec)
 
 _CONTROLLERS = const(("ssd1306", "sh1106"))
 _PULLS = const(("up", "down", "none"))
@@ -419,6 +423,29 @@ def _battery(check, data):
 _UTF8_BOM = const(b"\xef\xbb\xbf")  # what Windows Notepad puts before UTF-8 text
 
 
+def pll_makes(mhz):
+    """Whether the RP2040's system PLL makes exactly `mhz` from the Pico's 12 MHz crystal, as the SDK's
+    check_sys_clock_khz searches it (VCO 750-1600 MHz, feedback divider 16-320, post dividers 1-7)."""
+    for feedback in range(16, 321):
+        vco = 12 * feedback
+        if not 750 <= vco <= 1600:
+            continue
+        for first in range(1, 8):
+            for second in range(1, first + 1):
+                if vco == mhz * first * second:
+                    return True
+    return False
+
+
+def _cpu_mhz_max(check, data):
+    mhz = check.integer(data, "cpu_mhz_max", "cpu_mhz_max", CPU_MHZ_MIN, CPU_MHZ_MAX, default=CPU_MHZ_MAX, unit=" MHz")
+    if mhz is not None and not pll_makes(mhz):
+        check.fail("cpu_mhz_max", "%d MHz is not a clock the RP2040's PLL makes from the 12 MHz crystal "
+                   "(125, 150, 200 are)" % mhz)
+        return None
+    return mhz
+
+
 def _json_text(data):
     """The text of a config file's bytes: UTF-8, with or without a byte-order mark."""
     if data[:3] == _UTF8_BOM:
@@ -441,7 +468,8 @@ def load_config(source):
     if not isinstance(source, dict):
         raise ConfigError(["a board config is a JSON object, not %s" % _describe(source)])
     check = _Checker()
-    check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer", "battery"))
+    check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer", "battery",
+                                  "cpu_mhz_max"))
     name = check.text(source, "name", "name")
     description = check.text(source, "description", "description", required=False)
     notes = source.get("notes")
@@ -451,9 +479,10 @@ def load_config(source):
     buttons = _buttons(check, source)
     buzzer_pin = _buzzer(check, source)
     battery = _battery(check, source)
+    cpu_mhz_max = _cpu_mhz_max(check, source)
     if check.errors:
         raise ConfigError(check.errors)
-    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin, battery)
+    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin, battery, cpu_mhz_max)
 
 
 def read_config(path):

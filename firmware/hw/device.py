@@ -8,6 +8,7 @@ from machine import I2C, PWM, SPI, Pin
 from hw.buttons import Buttons
 from hw.board import CONFIG_PATH, STORAGE_ROOT, ConfigError, HardwareError
 from hw.display import Display, I2CLink, SPILink
+from hw.power import Power
 from hw.sound import Sound
 from hw.storage import Storage
 from othello.compat import release_module
@@ -19,16 +20,18 @@ except ImportError:
     host_platform = None
 
 _PULLS = {"up": Pin.PULL_UP, "down": Pin.PULL_DOWN, "none": None}
+_VBUS_SENSE = 24  # the Pico senses USB power here (high: VBUS present), unless the battery section says
+
 
 
 class Device:
-    """What the firmware may touch: display, buttons, sound, storage, time, reset.
+    """What the firmware may touch: display, buttons, sound, storage, time, power, reset.
 
     ticks_ms/ticks_diff/ticks_add/sleep_ms behave as MicroPython's time
     functions (ticks wrap around: compare them with ticks_diff).
     """
 
-    def __init__(self, config, clock, display, buttons, sound, storage, battery=None):
+    def __init__(self, config, clock, display, buttons, sound, storage, power, battery=None):
         self.config = config
         self.battery = battery  # hw.battery.Battery, or None on a board without a gauge
         self.display = display
@@ -39,20 +42,62 @@ class Device:
         self.ticks_diff = clock.ticks_diff
         self.ticks_add = clock.ticks_add
         self.sleep_ms = clock.sleep_ms
+        self.power = power
+        self.search_mhz = power.search_clock_mhz()  # the clock full_speed() gives: the player's budgets follow it
+
+    def nap(self, ms):
+        """Wait `ms` between two polls of the buttons, the chip asleep when it may be (hw/power.py). Not
+        while the buzzer sounds: lightsleep stops the PWM's clock."""
+        if self.sound.playing:
+            self.sleep_ms(ms)
+        elif self.power.nap(ms):
+            self.buttons.slept()
+
+    def full_speed(self):
+        """The search clock (search_mhz), the core voltage raised first; base_speed() undoes it."""
+        self.power.full_speed()
+
+    def base_speed(self):
+        self.power.base_speed()
+
+    def sleep_until_pressed(self):
+        """Switched off: the deepest sleep the port has, until a button is down; whether one is (on USB
+        power it returns after a short nap either way: hw/power.py)."""
+        if self.power.sleep_until_pressed():
+            self.buttons.slept()
+            return True
+        return False
 
     def reset(self):
         """Restart the device as the reset button would."""
         machine.reset()
 
 
+def _open_bus(spec):
+    if spec.bus == "i2c":
+        return I2C(spec.bus_id, scl=Pin(spec.pins["scl"]), sda=Pin(spec.pins["sda"]), freq=spec.freq)
+    return SPI(spec.bus_id, baudrate=spec.freq, polarity=0, phase=0, sck=Pin(spec.pins["sck"]), mosi=Pin(spec.pins["mosi"]))
+
+
+def _retimer(link, spec):
+    """After a clock change: the display's bus opened again, so that its divider suits the new clk_peri."""
+
+    def retime():
+        if spec.bus == "i2c":
+            link.i2c = _open_bus(spec)
+        else:
+            link.spi = _open_bus(spec)
+
+    return retime
+
+
 def _open_display(spec, clock):
     reset = None if spec.reset is None else Pin(spec.reset, Pin.OUT, value=1)
+    bus = _open_bus(spec)
     if spec.bus == "i2c":
-        bus = I2C(spec.bus_id, scl=Pin(spec.pins["scl"]), sda=Pin(spec.pins["sda"]), freq=spec.freq)
         link = I2CLink(bus, spec.address)
         where = "I2C address 0x%02X on I2C%d (SDA GP%d, SCL GP%d)" % (spec.address, spec.bus_id, spec.pins["sda"], spec.pins["scl"])
     else:
-        bus = SPI(spec.bus_id, baudrate=spec.freq, polarity=0, phase=0, sck=Pin(spec.pins["sck"]), mosi=Pin(spec.pins["mosi"]))
         link = SPILink(bus, Pin(spec.pins["dc"], Pin.OUT, value=0), Pin(spec.pins["cs"], Pin.OUT, value=1))
         where = "SPI%d" % spec.bus_id
     try:
@@ -70,6 +115,10 @@ def open_device(config, storage_root=STORAGE_ROOT):
     display = _open_display(config.display, clock)
     pins = [(spec.name, Pin(spec.pin, Pin.IN, _PULLS[spec.pull]), spec.active) for spec in config.buttons]
     buttons = Buttons(pins, clock, irq_trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
+    wake_pins = [(spec.pin, pin, spec.active) for spec, (_, pin, _) in zip(config.buttons, pins)]
+    vbus = _VBUS_SENSE if config.battery is None or config.battery.vbus is None else config.battery.vbus
+    power = Power(machine, clock, config.cpu_mhz_max, wake_pins, Pin(vbus, Pin.IN, None),
+                  _retimer(display.link, config.display))
     pwm = None if config.buzzer_pin is None else PWM(Pin(config.buzzer_pin))
     sound = Sound(pwm, clock)
     storage = Storage(storage_root, None if host_platform is None else host_platform.files)
@@ -78,7 +127,7 @@ def open_device(config, storage_root=STORAGE_ROOT):
         from hw.battery import Battery
 
         battery = Battery(config.battery)
-    return Device(config, clock, display, buttons, sound, storage, battery)
+    return Device(config, clock, display, buttons, sound, storage, power, battery)
 
 
 def boot(path=CONFIG_PATH):

@@ -26,29 +26,31 @@ think() also takes
     solve_node_limit  nodes for the endgame solver instead of the level's
     rng_seed       fixes the weaker levels' errors and the book's choice;
                    without it every game differs
+    mhz            the clock the search runs at (levels.BASE_MHZ, 125, unless
+                   given): the node budgets follow it (levels.at_clock)
 """
 
 from player.engine import Decision, decide, prepare
-from player.levels import LEVELS, Level, hint_level
+from player.levels import BASE_MHZ, LEVELS, Level, at_clock, hint_level
 
-__all__ = ("LEVELS", "Level", "Decision", "think", "hint", "solve", "prepare")
+__all__ = ("BASE_MHZ", "LEVELS", "Level", "Decision", "think", "hint", "solve", "prepare")
 
 def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,
-          solve_node_limit=None):
+          solve_node_limit=None, mhz=BASE_MHZ):
     """The move the computer plays at `level` (1..len(LEVELS)) for the side to move: a Decision."""
     if not isinstance(level, int) or not 1 <= level <= len(LEVELS):
         raise ValueError("level must be a whole number from 1 to %d, not %r" % (len(LEVELS), level))
-    return decide(board, LEVELS[level - 1], should_stop, now, node_limit, time_limit_ms, rng_seed, level,
+    return decide(board, at_clock(LEVELS[level - 1], mhz), should_stop, now, node_limit, time_limit_ms, rng_seed, level,
                   solve_node_limit)
 
 
-def hint(board, should_stop=None, now=None, time_limit_ms=None):
+def hint(board, should_stop=None, now=None, time_limit_ms=None, mhz=BASE_MHZ):
     """The best move for the side to move with its evaluation in discs (exact when solved): a Decision.
 
     Without `time_limit_ms` a hint takes up to levels.HINT_TIME_MS on the
     device; its search budget grows with the time given, up to the top level's.
     """
-    return decide(board, hint_level(time_limit_ms), should_stop, now, None, None, 0, None)
+    return decide(board, at_clock(hint_level(time_limit_ms), mhz), should_stop, now, None, None, 0, None)
 
 
 def solve(position, *args, **options):

@@ -69,6 +69,13 @@ PLAIN_SOLVE_PERCENT = 165
 # emulated Pico (docs/DEVICE_SPEED.md), so most reviews are exact for the last 15-16 moves.
 REVIEW_EXACT = 16
 
+# The rates above are the Pico's at the MicroPython default clock. The search and the solver run at the
+# board's search clock (hw/power.py: 200 MHz unless the board config says otherwise), and their work per
+# node is the same number of cycles at any clock, so a budget in nodes grows with the clock: at 200 MHz
+# a level gets 200/125 = 1.6 times its nodes in the same device time (at_clock). A host replay needs
+# the clock a move was searched at: tools/device_replay.py logs it with every move.
+BASE_MHZ = 125
+
 
 class Level:
     def __init__(self, number, name, time_ms, nodes, max_depth, exact, solve_nodes, style, noise, book):
@@ -115,6 +122,16 @@ LEVELS = (
     _level(7, "Master", 1.4, 40, 13, STYLE_PATTERN, 0.2, 0.5),
     _level(8, "Champion", 2.5, 40, 14, STYLE_PATTERN, 0.0, 0.0),
 )
+
+
+def at_clock(level, mhz):
+    """`level` with its node budgets for a search at `mhz` (the levels are stated at BASE_MHZ)."""
+    if mhz == BASE_MHZ:
+        return level
+    if not isinstance(mhz, int) or not 1 <= mhz <= 1000:
+        raise ValueError("the clock is a whole number of MHz, not %r" % (mhz,))
+    return Level(level.number, level.name, level.time_ms, max(1, level.nodes * mhz // BASE_MHZ), level.max_depth,
+                 level.exact, max(1, level.solve_nodes * mhz // BASE_MHZ), level.style, level.noise, level.book)
 
 
 HINT_TIME_MS = LEVELS[-1].time_ms  # a hint's device time when the caller gives none: the top level's

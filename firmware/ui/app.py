@@ -29,7 +29,7 @@ from ui.store import GAME, SETTINGS, Store
 _APP_MODULES = const(("ui.app", "ui.places", "ui.screen", "ui.menu", "ui.gfx", "ui.keys", "ui.settings", "ui.font",
                "ui.session", "ui.sounds", "ui.store", "ui.gauge"))
 
-_FRAME_MS = const(20)  # main loop period: buttons are polled 50 times a second
+_FRAME_MS = const(20)  # main loop period: buttons are polled 50 times a second, the chip napping between
 _SEARCH_POLL_MS = const(15)  # while the computer searches (a move, a review), the buttons are read at least this often
 _NOTICE_MS = const(2500)
 _DIM_CONTRAST = const(0)
@@ -78,6 +78,7 @@ class App:
         self.last_input = now
         self.dimmed = False
         self.blank = False
+        self.switched_off = False  # auto-off: saved, the display asleep, the chip in its deepest sleep
         self.swallowing = None  # the button that woke the screen: ignored until released
         self.failures = 0
         battery = device.battery
@@ -115,6 +116,10 @@ class App:
             self.fail(error)
 
     def loop_once(self):
+        if self.switched_off:
+            if self.device.sleep_until_pressed():
+                self.switched_on()
+            return
         now = self.device.ticks_ms()
         self.service(now)
         while self.actions:
@@ -133,7 +138,10 @@ class App:
             self.dirty = True
         if self.dirty:
             self.redraw()
-        self.device.sleep_ms(_FRAME_MS)
+        if self.auto_off_due(now):
+            self.switch_off()
+            return
+        self.device.nap(_FRAME_MS)
 
     def serviced_since(self, last, now):
         """For a screen's should_stop during a search: service the device if _SEARCH_POLL_MS have passed
@@ -325,6 +333,28 @@ class App:
         if self.dimmed and not self.blank and idle >= (idle_s + settings_module.IDLE_BLANK_AFTER_DIM_S) * 1000:
             self.blank = True
             self.display.power(False)
+
+    def auto_off_due(self, now):
+        """Whether the auto-off time has passed without a key, with nothing being computed (a review
+        carries on and the device switches off once it is done)."""
+        off_s = self.settings["off"]
+        return (off_s and self.ticks_diff(now, self.last_input) >= off_s * 1000 and not self.screen.busy()
+                and self.next_place is None)
+
+    def switch_off(self):
+        """Auto-off: save, put the display in its sleep mode; the loop then sleeps until a button is
+        pressed (loop_once), which brings back the screen as it was and does nothing else."""
+        self.device.sound.stop()
+        if not self.battery_empty:  # empty cells: nothing more is written to the flash
+            self.save_settings()
+            self.save_session()
+        self.display.power(False)
+        self.switched_off = True
+
+    def switched_on(self):
+        self.switched_off = False
+        self.last_input = self.device.ticks_ms()
+        self.dimmed = self.blank = True  # the waking press turns the display on and is swallowed (service)
 
     def wake(self):
         if self.blank:

@@ -100,6 +100,10 @@ class GameScreen(Screen):
             clock.stop(self.app.device.ticks_ms())
         self.app.save_session()
 
+    def busy(self):
+        """A timed game keeps the device on: its clock runs (the device's sleep would stop it)."""
+        return self.session.game.clock is not None and self.state != OVER and not self.over
+
     # ----- the flow of the game -------------------------------------------------------
 
     def tick(self, now):
@@ -152,7 +156,8 @@ class GameScreen(Screen):
     def computer_move(self, level):
         board = self.session.game.board.copy()
         player = self.app.player
-        decision = self.search(lambda stop, now: player.think(board, level, should_stop=stop, now=now), "Thinking")
+        decision = self.search(lambda stop, now, mhz: player.think(board, level, should_stop=stop, now=now, mhz=mhz),
+                               "Thinking")
         if decision is None:
             self.open_menu()
         elif self.session.game.check_time() is None:
@@ -167,9 +172,12 @@ class GameScreen(Screen):
         self.spin_at = self.poll_at = now
         app.redraw()
         collecting = collect_every(None)  # the search's allocations are its call frames (compat.collect_every)
+        device = app.device
+        device.full_speed()  # the budgets follow the clock: search_mhz
         try:
-            decision = run(self.should_stop, app.device.ticks_ms)
+            decision = run(self.should_stop, device.ticks_ms, device.search_mhz)
         finally:
+            device.base_speed()
             collect_every(collecting)
             self.thinking = None
             app.dirty = True
@@ -350,7 +358,8 @@ class GameScreen(Screen):
         board = self.session.game.board.copy()
         player = self.app.player
         decision = self.search(
-            lambda stop, now: player.hint(board, should_stop=stop, now=now, time_limit_ms=_HINT_MS), "Hint..."
+            lambda stop, now, mhz: player.hint(board, should_stop=stop, now=now, time_limit_ms=_HINT_MS, mhz=mhz),
+            "Hint..."
         )
         if decision is not None and board.is_legal(decision.square):
             self.cursor = decision.square

@@ -60,17 +60,22 @@ class ReviewScreen(Screen):
 
     # ----- computing, a move at a time ------------------------------------------------------------
 
+    def busy(self):
+        return not (self.leaving or self.review is None or self.review.done())
+
     def tick(self, now):
-        review = self.review
-        if self.leaving or review is None or review.done():
+        if not self.busy():
             return
         self.poll_at = now
         self.app.redraw()
+        device = self.app.device
         collecting = collect_every(None)  # as the game screen's search: its allocations are its call frames
+        device.full_speed()  # the same node budgets as at 125 MHz: a review is the host's, only sooner
         try:
-            if review.step(self.should_stop) is not None:
+            if self.review.step(self.should_stop) is not None:
                 self.app.dirty = True
         finally:
+            device.base_speed()
             collect_every(collecting)
 
     def should_stop(self):

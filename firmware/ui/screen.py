@@ -23,5 +23,9 @@ class Screen:
     def tick(self, now):
         pass
 
+    def busy(self):
+        """Whether the screen is computing across ticks (a review): the device does not switch off then."""
+        return False
+
     def draw(self, fb):
         pass

@@ -218,6 +218,7 @@ def settings_menu(app):
         setting(app, "Flip anim", "anim", on_off),
         setting(app, "Contrast", "contrast", lambda level: "%d/5" % level, app.apply_contrast),
         setting(app, "Dim after", "idle", idle_text),
+        setting(app, "Auto-off", "off", idle_text),
     ])
 
 

@@ -20,6 +20,7 @@ CHOICES = {
     "anim": (True, False),  # flip animation
     "contrast": (4, 1, 2, 3, 5),
     "idle": (60, 0, 30, 120, 300),  # seconds before dimming; 0 = never
+    "off": (300, 0, 120, 900),  # seconds without a key before the device saves and switches off; 0 = never
     # new game
     "size": (8, 6, 10),
     "start": (START_OTHELLO, START_PARALLEL, START_EMPTY),

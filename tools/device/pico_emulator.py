@@ -280,6 +280,7 @@ class EmulatedPico(SimulatedDevice):
         self.frames = []
         self.frame_ms = 100
         self.power_lost_ns = 0  # emulated time spent off
+        self.dormant = False  # the chip's crystal is stopped (machine.lightsleep() with no period)
 
     # --- power ---
 
@@ -394,6 +395,8 @@ class EmulatedPico(SimulatedDevice):
                 self.hardware.pwm(self._ms(words[1]), int(words[2]), int(words[3]), int(words[4]))
             elif kind == "C":
                 self._usb_open = True
+            elif kind == "Z":  # the crystal stopped (auto-off's DORMANT) or a wake pin restarted it
+                self.dormant = words[2] == "asleep"
             elif kind == "X":  # machine.reset(): the chip restarts, the board keeps its power
                 self.resets += 1
                 self._started_ns = self._boot_ns + int(words[1])
@@ -519,6 +522,18 @@ class EmulatedPico(SimulatedDevice):
             self._send("adc %d %d" % (gpio - 26, adc_counts(volts)))
         for gpio, level in levels:
             self._send("in %d %d" % (gpio, level))
+
+    # --- the chip's power ---
+
+    def power_account(self):
+        """The chip's emulated time since the first power-up by what it did: {"run": {clk_sys Hz: ns},
+        "wait": {clk_sys Hz: ns in WFI/WFE}, "dormant": ns, "undervolted": ns run above 133 MHz with the
+        core under 1.15 V, "clk_sys": Hz now, "vsel": the VREG register's voltage field now}."""
+        self._send("power")
+        account = json.loads(self._reply("W")[2])
+        for part in ("run", "wait"):
+            account[part] = {int(hz): ns for hz, ns in account[part].items()}
+        return account
 
     # --- buttons ---
 

@@ -32,7 +32,7 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
 from cli.values import whole_number  # noqa: E402
 from player.engine import SOLVE_SHARE  # noqa: E402
 from runners.player_process import PlayerProcess, WorkerError  # noqa: E402
-from player.levels import LEVELS  # noqa: E402
+from player.levels import BASE_MHZ, LEVELS, at_clock  # noqa: E402
 
 DEVICE_SCRIPT = TOOLS / "device" / "workloads" / "replay.py"
 OPENINGS_FILE = TOOLS / "match" / "match_openings.txt"
@@ -88,14 +88,14 @@ class Tee:
 def play(args):
     from device import pico_emulator
 
-    settings = "LEVEL_NUMBERS = %r\nOPENINGS = %r\nSEED = %d\n" % (args.levels, balanced_openings(args.games),
-                                                                  args.seed)
+    settings = "LEVEL_NUMBERS = %r\nOPENINGS = %r\nSEED = %d\nMHZ = %d\n" % (
+        args.levels, balanced_openings(args.games), args.seed, args.mhz)
     code = settings + DEVICE_SCRIPT.read_text()
     log_path = Path(args.log)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w") as log:
-        log.write("# replay.py play --levels %s --games %d --seed %d\n" % (
-            ",".join(map(str, args.levels)), args.games, args.seed))
+        log.write("# replay.py play --levels %s --games %d --seed %d --mhz %d\n" % (
+            ",".join(map(str, args.levels)), args.games, args.seed, args.mhz))
         try:
             files = pico_emulator.build_files(main=False)
             with pico_emulator.EmulatedPico(files=files) as pico:
@@ -112,7 +112,7 @@ def play(args):
 
 class Move:
     """One logged device move: `move <level> <game> <ply> <squares> <side> <seed> <move> <depth> <nodes>
-    <solver nodes> <ms> <exact> <book>`."""
+    <solver nodes> <ms> <exact> <book> [<mhz>]` (a log without the clock was played at BASE_MHZ)."""
 
     def __init__(self, words):
         self.level = int(words[1])
@@ -127,6 +127,11 @@ class Move:
         self.ms = int(words[11])
         self.exact = words[12] == "1"
         self.book = words[13] == "1"
+        self.mhz = int(words[14]) if len(words) > 14 else BASE_MHZ
+
+    def budgets(self):
+        """The Level the device searched with: its level's budgets at its clock."""
+        return at_clock(LEVELS[self.level - 1], self.mhz)
 
     @property
     def empties(self):
@@ -139,8 +144,8 @@ def read_log(path):
         words = line.split()
         if not words or words[0] != "move":
             continue
-        if len(words) != 14:
-            raise ReplayError("%s line %d: a move line has 14 words, this one %d: %r" % (
+        if len(words) not in (14, 15):
+            raise ReplayError("%s line %d: a move line has 14 or 15 words, this one %d: %r" % (
                 path, number, len(words), line))
         try:
             moves.append(Move(words))
@@ -203,7 +208,7 @@ def solve_cut_by_deadline(level, move, device_how):
 def why_different(move, device_how, host_how, host):
     """Why the device's move is not the host's: a deadline, a budget, or two best moves of one exact result."""
     if solve_unfinished(device_how) and host_how == "solved":
-        if solve_cut_by_deadline(LEVELS[move.level - 1], move, device_how):
+        if solve_cut_by_deadline(move.budgets(), move, device_how):
             return "the device's solve was stopped by its deadline (%d%% of the time); the host solved" % SOLVE_SHARE
         return ("the device's solve ended on its node budget; the host's finished within its own (CPython's "
                 "plain solver counts its nodes its own way)")
@@ -233,8 +238,11 @@ def check(args):
     rows = {}
     try:
         for index, move in enumerate(moves, 1):
-            level = LEVELS[move.level - 1]
-            host = worker.think(move.position, move.seed, move.level)
+            level = move.budgets()
+            if move.mhz == BASE_MHZ:
+                host = worker.think(move.position, move.seed, move.level)
+            else:  # the level's budgets at the device's clock
+                host = worker.think(move.position, move.seed, move.level, level.nodes, level.solve_nodes)
             device_how = how_decided(level, move.depth, move.nodes, move.solver_nodes, move.exact, move.book)
             host_how = how_decided(level, host[1], host[2], host[3], host[4], host[5])
             row = rows.setdefault(move.level, {"level": move.level, "time_ms": level.time_ms, "moves": 0,
@@ -299,6 +307,8 @@ def main(argv=None):
     play_parser.add_argument("--games", type=whole_number(1, 100, "tools/match/match_openings.txt holds 100 openings"), default=1, metavar="N",
                              help="games per level (1-100, default 1), from the first N balanced openings")
     play_parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the levels' errors and book choices")
+    play_parser.add_argument("--mhz", type=whole_number(125, 200), default=200,
+                             help="the clock of the device's searches (default 200, as the game runs them)")
     play_parser.add_argument("--log", required=True, help="the log to write (e.g. build/replay/level8.log)")
     play_parser.set_defaults(func=play)
     check_parser = commands.add_parser("check", help="replay every logged move on the host and compare")

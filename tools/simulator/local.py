@@ -26,7 +26,13 @@ class LocalBoard:
     `flash_dir`. hw.open_device(config) builds the Device on this board.
     A power cut armed with cut_power_at_flash_step(n) raises machine.PowerCut
     at the n-th flash-changing step; machine.reset() raises machine.DeviceReset.
+    While the chip is dormant (switched off), `while_dormant(ms)` is called
+    every DORMANT_STEP_MS of virtual time: a test presses a button there to
+    wake it (with none set, a dormant chip is an error, as it would never wake).
     """
+
+    DORMANT_STEP_MS = 10
+    DORMANT_LIMIT_MS = 24 * 3600 * 1000
 
     def __init__(self, config, flash_dir, read_cost_ms=1, start_ticks=0, seed=2040):
         install_standins()
@@ -43,6 +49,7 @@ class LocalBoard:
         self.flash_dir = Path(flash_dir)
         self._cut_in = 0
         self.power_cut = False
+        self.while_dormant = None
         machine.attach(self)
         for name in self.hardware.buttons:  # the board's own pull resistors hold released buttons
             self.release(name)
@@ -72,6 +79,15 @@ class LocalBoard:
 
     def reset(self):
         raise self._machine.DeviceReset()
+
+    def dormant(self, woken):
+        asleep = 0
+        while not woken():
+            if self.while_dormant is None or asleep > self.DORMANT_LIMIT_MS:
+                raise RuntimeError("the simulated Pico is dormant and nothing wakes it (set while_dormant)")
+            self.clock.sleep_ms(self.DORMANT_STEP_MS)
+            asleep += self.DORMANT_STEP_MS
+            self.while_dormant(asleep)
 
     def _flash_step(self, op, path):
         if self.power_cut:

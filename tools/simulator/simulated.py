@@ -250,6 +250,7 @@ class SimulatedDevice:
             bufsize=0,
         )
         self._events = queue.Queue()
+        self.dormant = False  # switched off (auto-off): the crystal stopped until a button
         self.state = "running"
         self.exit_status = None
         self.ending = None
@@ -355,6 +356,8 @@ class SimulatedDevice:
             hardware.pwm(self._time_of(words[1]), int(words[2]), int(words[3]), int(words[4]))
         elif kind == "F":
             hardware.flash_step(self._time_of(words[1]), words[2], " ".join(words[3:]))
+        elif kind == "Z":  # auto-off: the chip stopped its crystal until a button wakes it, or woke
+            self.dormant = words[2] == "asleep"
         else:
             events.put((kind, words[1:]))
 

@@ -6,7 +6,8 @@ M = menu (a long press of A on boards without a menu button), Q or Ctrl-C
 V lower and raise the simulated cells' voltage by 0.05 V and u plugs or
 pulls the USB cable (docs/POWER.md); the status line shows the supply. The buzzer shows as a note (NOTE) at
 the start of the status line while it sounds: a terminal bell for every
-click would be noise. A terminal reports key presses but no releases, so
+click would be noise. When the device switches itself off (auto-off), the
+status line says so (ASLEEP) until a key wakes it. A terminal reports key presses but no releases, so
 each key press is one tap of the button (presses.py queues them, so quick
 taps all count); the same key again within REPEAT_GAP_S, with no other key
 between, is the terminal repeating a held key, and keeps the button down
@@ -30,6 +31,7 @@ REPEAT_HOLD_S = 0.1  # how long one repeat keeps the button down: until the next
 FRAME_S = 1 / 30
 NOTE = "\u266a"
 NOTE_SHOWN_S = 0.15  # long enough to see a click of 25 ms
+ASLEEP = "switched off: the device sleeps, any key wakes it"  # auto-off (docs/POWER.md)
 
 _KEYS = {
     b"\x1b[A": "up", b"\x1bOA": "up",
@@ -173,10 +175,11 @@ def run_terminal(sim):
             if any(freq for _, freq in log[heard:]) or (log and log[-1][1]):
                 note_until = now + NOTE_SHOWN_S
             heard = len(log)
-            view = (sim.panel.version, now < note_until)
+            asleep = getattr(sim, "dormant", False)
+            view = (sim.panel.version, now < note_until, asleep)
             if view != shown:
                 shown = view
-                line = (NOTE if view[1] else " ") + " " + status
+                line = (NOTE if view[1] else " ") + " " + (ASLEEP + "  |  " if asleep else "") + status
                 out.write(frame_text(sim.screen(), sim.panel.brightness(), line[:columns]))
                 out.flush()
         failure = sim.failure()

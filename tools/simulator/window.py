@@ -2,6 +2,8 @@
 
 Keys as in the terminal: arrows, Enter/Z/space = A, Esc/X/Backspace = B,
 M = menu (held A on boards without one); closing the window or Q quits.
+When the device switches itself off (auto-off), the window darkens and its
+title says so until a key wakes it.
 Presses and releases go through presses.py's queue, so a tap quicker than
 the buttons' debounce still counts once. The buzzer plays through the
 speaker (speaker.py), where there is one.
@@ -15,6 +17,8 @@ from .presses import PressQueue
 from .simulated import SimulatorError
 from .speaker import Speaker
 from .terminal import LONG_PRESS_MS
+
+ASLEEP_SHADE = 170  # switched off (auto-off): the window darkens by this much of 255 until a key wakes it
 
 
 def _keymap(pygame):
@@ -77,6 +81,7 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
         clock = pygame.time.Clock()
         sim.power_on()
         shown = None
+        was_asleep = False
         frames = 0
         while max_frames is None or frames < max_frames:
             if sim.poll() != "running":
@@ -107,10 +112,20 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
                     presses.change(name, down)
             presses.tick(time.monotonic())
             speaker.update(sim.hardware.buzzer_log)
-            if sim.panel.version != shown:
-                shown = sim.panel.version
+            asleep = getattr(sim, "dormant", False)
+            if (sim.panel.version, asleep) != shown:
+                shown = (sim.panel.version, asleep)
                 image = sim.image(scale)
                 screen.blit(pygame.image.frombuffer(image.tobytes(), image.size, "RGB"), (0, 0))
+                if asleep:  # switched off: the whole device darkens until a key wakes it
+                    shade = pygame.Surface(screen.get_size(), pygame.SRCALPHA)
+                    shade.fill((0, 0, 0, ASLEEP_SHADE))
+                    screen.blit(shade, (0, 0))
+                if asleep != was_asleep:
+                    was_asleep = asleep
+                    supply = sim.supply_text() if hasattr(sim, "supply_text") else ""
+                    pygame.display.set_caption(" - ".join(part for part in (
+                        "Pocket Othello", sim.config.name, supply, "switched off: any key wakes it" if asleep else "") if part))
                 pygame.display.flip()
             clock.tick(fps)
             frames += 1

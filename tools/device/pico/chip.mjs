@@ -14,14 +14,30 @@
 //   in G 0|1|- drive GPIO G       U HEX            bytes the device wrote to USB CDC
 //              (- = let go: the   I NS BUS ADDR HEX one I2C write, START to STOP, to an address that acked
 //              pad's pull decides) S NS BUS HEX     bytes written on an SPI bus
-//   adc CH N   ADC channel CH
-//              reads N (0-4095)
 //   dump PATH  flash -> PATH      O NS G 0|1|-     a watched GPIO's driven level (- = not an output)
 //   reset      restart the chip   P NS G HZ DUTY   the PWM on the --pwm GPIO (0 0 = silent)
 //              (flash kept)       D                the dump (or the profile) is written
 //   profile on|off                                 count the cycles at each instruction address (on:
 //                                                  afresh); PATH: the counts as JSON [[address, cycles]]
-//                                 X NS             the watchdog restarted the chip (machine.reset())
+//   adc CH N   what ADC input CH  X NS             the watchdog restarted the chip (machine.reset())
+//              (0-3: GP26-29, 4:  Z NS asleep|awake the crystal stopped (DORMANT) / a wake pin restarted it
+//              the temperature sensor) converts to, 0-4095 (12 bits: N / 4095 x 3.3 V at the pin); kept
+//              over resets
+//   power                         W NS JSON        the chip's time since power-up by what it did:
+//                                                  {"run": {clk_sys Hz: ns}, "wait": {clk_sys Hz: ns in
+//                                                  WFI/WFE}, "dormant": ns, "undervolted": ns above 133 MHz
+//                                                  under 1.15 V, "clk_sys": Hz now, "vsel": the VREG
+//                                                  register's voltage field now (11: 1.10 V, 12: 1.15 V)}
+//
+// Time: each instruction advances the emulated clock by its cycles at the chip's clk_sys as the PLL and
+// CLOCKS registers set it (rp2040js recomputes clkSys when the firmware writes them; 125 MHz at
+// power-up, 200 MHz after machine.freq(200_000_000), 12 MHz from the crystal in a lightsleep), so device
+// times at any clock are cycles at the real clock. A core waiting in WFI/WFE (time.sleep_ms, lightsleep)
+// skips to the next timer alarm. DORMANT (machine.lightsleep() with no period) stops the crystal: the chip
+// runs no instruction and its timer stands still while the outside time goes on, until a GPIO enabled in
+// IO_BANK0's DORMANT_WAKE_INTE0-3 (which rp2040js does not model: done here) has the level or edge asked.
+// VBUS (USB power) is GP24 on the Pico: drive it with `in 24 1`. The VREG register (core voltage), which
+// rp2040js leaves unimplemented (reads of all ones), holds what the firmware writes, in regulation at once.
 //
 // rp2040js does not emulate writing the QSPI flash, so the bootrom's flash_range_erase and
 // flash_range_program are patched to BKPT and done here on the flash array (instantly).
@@ -36,7 +52,11 @@ const { Simulator, USBCDC, ConsoleLogger, LogLevel } = await import(
   path.join(HERE, 'node_modules/rp2040js/dist/esm/index.js'));
 
 const FLASH_BASE = 0x10000000;
-const CYCLE_NANOS = 1e9 / 125e6;
+const IO_BANK0 = 0x40014, XOSC = 0x40024, VREG_AND_CHIP_RESET = 0x40064;
+const VREG_RESET = 0xb1, VREG_WRITABLE = 0xf3, VREG_ROK = 0x1000; // EN, VSEL 1.10 V; EN, HIZ, VSEL; in regulation
+const DORMANT_WAKE_INTE0 = 0x160, DORMANT_WAKE_INTS3 = 0x18c;
+const XOSC_DORMANT = 0x08, XOSC_WAKE = 0x77616b65; // "wake"
+const DORMANT_STEP_NS = 100000; // how often a dormant chip looks at its wake pins (0.1 ms of outside time)
 const FUNCTION_PWM = 4;
 const SIO_GPIO_IN = 0x004;
 
@@ -86,6 +106,14 @@ let usbQueue = [];
 let spiPending = null; // [bus, time, bytes]
 let lastPwm = '';
 let lastInputRead = -1; // emulated ns of the last read of SIO GPIO_IN: Pin.value() on an input
+let cycleNanos = 8; // ns per clk_sys cycle (125 MHz at power-up); follows the clock (build())
+let vreg = VREG_RESET; // the core voltage regulator's register, which rp2040js leaves unimplemented
+let dormantWake = [0, 0, 0, 0]; // IO_BANK0 DORMANT_WAKE_INTE0-3: 4 bits a GPIO (level low/high, edge low/high)
+let dormantLevels = null; // each GPIO's level when the chip went dormant (edge wakes)
+// emulated ns since the first power-up, by clk_sys; "undervolted": ns run above 133 MHz with the core
+// under 1.15 V, where the RP2040 is not certified (the firmware must raise VSEL before the clock)
+const account = { run: {}, wait: {}, dormant: 0, undervolted: 0 };
+const count = (table, hz, nanos) => { table[hz] = (table[hz] || 0) + nanos; };
 
 const now = () => timeBase + Math.round(simulator.clock.nanos);
 
@@ -115,6 +143,24 @@ function build() {
     core.PC = (core.LR >>> 0) & ~1;
   };
   mcu.peripherals[0x40058].onWatchdogTrigger = () => { resetPending = true; }; // the watchdog
+  cycleNanos = 1e9 / mcu.clkSys;
+  mcu.addClockListener((hz) => { cycleNanos = 1e9 / hz; });
+  dormantWake = [0, 0, 0, 0];
+  dormantLevels = null;
+  vreg = VREG_RESET;
+  const chipReset = mcu.peripherals[VREG_AND_CHIP_RESET];
+  const vregRead = chipReset.readUint32.bind(chipReset), vregWrite = chipReset.writeUint32.bind(chipReset);
+  chipReset.readUint32 = (offset) => (offset === 0 ? vreg | VREG_ROK : vregRead(offset));
+  chipReset.writeUint32 = (offset, value) => { if (offset === 0) vreg = value & VREG_WRITABLE; else vregWrite(offset, value); };
+  const io = mcu.peripherals[IO_BANK0];
+  const ioRead = io.readUint32.bind(io), ioWrite = io.writeUint32.bind(io);
+  io.readUint32 = (offset) => (offset >= DORMANT_WAKE_INTE0 && offset <= DORMANT_WAKE_INTS3
+    ? (offset < DORMANT_WAKE_INTE0 + 16 ? dormantWake[(offset - DORMANT_WAKE_INTE0) >> 2] : 0) : ioRead(offset));
+  io.writeUint32 = (offset, value) => {
+    if (offset >= DORMANT_WAKE_INTE0 && offset < DORMANT_WAKE_INTE0 + 16) dormantWake[(offset - DORMANT_WAKE_INTE0) >> 2] = value >>> 0;
+    else if (offset >= DORMANT_WAKE_INTE0 + 16 && offset <= DORMANT_WAKE_INTS3) { /* INTF/INTS: not used */ }
+    else ioWrite(offset, value);
+  };
   mcu.i2c.forEach((i2c, bus) => {
     let address = null, bytes = [];
     i2c.onStart = () => i2c.completeStart();
@@ -204,23 +250,56 @@ function send() {
   if (out.length) { process.stdout.write(out.join('\n') + '\n'); out = []; }
 }
 
+// A dormant chip wakes when a pin enabled in DORMANT_WAKE_INTE has its level, or has changed the way asked.
+function dormantWoken() {
+  for (let gpio = 0; gpio < 30; gpio++) {
+    const bits = (dormantWake[gpio >> 3] >>> ((gpio & 7) * 4)) & 0xf;
+    if (!bits) continue;
+    const level = mcu.gpio[gpio].rawInputValue, before = dormantLevels[gpio];
+    if ((bits & 1 && !level) || (bits & 2 && level) || (bits & 4 && before && !level) || (bits & 8 && !before && level)) return true;
+  }
+  return false;
+}
+
 // ---- running
 let runTarget = null;
 let profiling = false;
 let profile = new Map(); // instruction address -> cycles spent there while profiling
 function batch() {
-  const core = mcu.core, clock = simulator.clock, target = runTarget - timeBase;
-  for (let i = 0; i < 100000 && clock.nanos < target; i++) {
-    if (core.waiting) {
-      const step = Math.min(clock.nanosToNextAlarm, target - clock.nanos);
+  const core = mcu.core, clock = simulator.clock, xosc = mcu.peripherals[XOSC];
+  for (let i = 0; i < 100000 && now() < runTarget; i++) {
+    if (xosc.isDormant) {
+      if (dormantLevels === null) {
+        dormantLevels = mcu.gpio.map((pin) => pin.rawInputValue);
+        flushSpi(); emit(`Z ${now()} asleep`);
+      }
+      followPulls();
+      if (dormantWoken()) {
+        xosc.writeUint32(XOSC_DORMANT, XOSC_WAKE);
+        dormantLevels = null;
+        emit(`Z ${now()} awake`);
+        continue;
+      }
+      // the crystal and every clock stand still: outside time passes, the chip's own (its timer) does not
+      const step = Math.min(DORMANT_STEP_NS, runTarget - now());
+      timeBase += step;
+      account.dormant += step;
+      i += 1000;
+    } else if (core.waiting) {
+      const step = Math.min(clock.nanosToNextAlarm, runTarget - now());
       clock.tick(step);
-      i += step / CYCLE_NANOS;
+      count(account.wait, mcu.clkSys, step);
+      i += step / cycleNanos;
     } else if (!profiling) {
-      clock.tick(core.executeInstruction() * CYCLE_NANOS);
+      const nanos = core.executeInstruction() * cycleNanos;
+      count(account.run, mcu.clkSys, nanos);
+      if (mcu.clkSys > 133e6 && ((vreg >> 4) & 0xf) < 12) account.undervolted += nanos;
+      clock.tick(nanos);
     } else {
       const address = core.PC, cycles = core.executeInstruction();
+      count(account.run, mcu.clkSys, cycles * cycleNanos);
       profile.set(address, (profile.get(address) || 0) + cycles);
-      clock.tick(cycles * CYCLE_NANOS);
+      clock.tick(cycles * cycleNanos);
     }
     if (resetPending) break;
   }
@@ -249,10 +328,18 @@ function command(line) {
     }
     case 'adc': {
       const channel = Number(words[1]), value = Number(words[2]);
-      analog.set(channel, value);
-      mcu.adc.channelValues[channel] = value;
+      if (!(channel >= 0 && channel <= 4) || !(value >= 0 && value <= 4095)) {
+        process.stderr.write(`[chip] adc: channel 0-4 and a value 0-4095, not ${words[1]} ${words[2]}\n`);
+        break;
+      }
+      analog.set(channel, Math.round(value));
+      mcu.adc.channelValues[channel] = Math.round(value);
       break;
     }
+    case 'power':
+      emit(`W ${now()} ${JSON.stringify({ ...account, clk_sys: mcu.clkSys, vsel: (vreg >> 4) & 0xf })}`);
+      send();
+      break;
     case 'dump': fs.writeFileSync(words[1], mcu.flash.subarray(0, flash.length)); emit('D'); send(); break;
     case 'reset': reset(); break;
     case 'profile':

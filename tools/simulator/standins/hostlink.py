@@ -10,6 +10,7 @@ many payload bytes; anything else on stdout is the firmware's own output:
     F ms op path                      a step that changes the flash
     Y ms                              lockstep: time reached the target, waiting
     X ms                              machine.reset()
+    Z ms asleep|awake                 the chip stopped its crystal (switched off) or woke
     C ms op path                      the power was cut before this flash step
     E status                          the firmware's main script ended
 Commands from the host, one line each on stdin:
@@ -106,6 +107,13 @@ class HostLink:
     def reset(self):
         self.send("X %d" % self.clock.elapsed)
         self.halt()
+
+    def dormant(self, woken):
+        """The crystal stopped until a wake pin has its level: the host hears of it, its keys wake it."""
+        self.send("Z %d asleep" % self.clock.elapsed)
+        while not woken():
+            self.clock.sleep_ms(10)
+        self.send("Z %d awake" % self.clock.elapsed)
 
     def flash_step(self, op, path):
         if self.cut_in:

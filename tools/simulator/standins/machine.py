@@ -13,10 +13,23 @@ belongs to a *board* attached with attach(board) before the firmware starts:
 A board provides: clock (ticks_ms, ticks_diff, ticks_add, sleep_ms), files
 (the flash, for hw.storage), output(gpio, level or None), i2c_write(scl,
 sda, address, data) -> acknowledged, spi_write(sck, mosi, data) (data: the
-caller's own buffer, valid during the call only), pwm(gpio, freq, duty_u16)
-and reset(); it drives inputs back with set_external(), and the voltage
-on an ADC pin with set_analog().
+caller's own buffer, valid during the call only), pwm(gpio, freq, duty_u16),
+reset() and dormant(woken) (the crystal stopped: return once woken() says a
+wake pin has its level); it drives inputs back with set_external(), and the
+voltage on an ADC pin with set_analog().
 `host_platform` is what firmware/hw/device.py takes its clock and flash from.
+
+The chip's power, as the rp2 port (ports/rp2/modmachine.c) does it:
+freq(hz) refuses a clock the PLL cannot make ("cannot change frequency")
+and makes clk_peri 48 MHz; lightsleep(ms) sleeps on the board's clock and
+comes back at the power-up clock (125 MHz, clk_peri = clk_sys); lightsleep()
+stops the crystal until a pin enabled in IO_BANK0's DORMANT_WAKE_INTE
+registers has its level. mem32 holds those registers and the core voltage
+regulator's (VREG). A clock above 133 MHz with the core under 1.15 V raises
+CoreVoltageError: the real chip may crash there. Every change goes to
+`power_log` as (virtual ms, event, value) so tests can assert it:
+("freq", hz), ("vsel", volts), ("lightsleep", ms), ("dormant", ms asleep); it keeps the last
+POWER_LOG_KEPT to POWER_LOG_KEPT * 2 (a long simulation naps 50 times a second).
 """
 
 import errno
@@ -48,6 +61,7 @@ def attach(board):
     global _board
     _board = board
     _gpios.clear()
+    freq_reset()
 
 
 def _the_board():
@@ -375,8 +389,150 @@ def reset():
 soft_reset = reset
 
 
-def freq(hz=None):
-    return CPU_FREQ
+# ----- the chip's clock, voltage and sleep -------------------------------------------------------
+
+XOSC_MHZ = 12
+PERI_HZ_AFTER_FREQ = 48000000  # the SDK's set_sys_clock_khz takes clk_peri from the USB PLL
+VREG_ADDRESS = 0x40064000
+_VREG_RESET = 0xB1  # EN, VSEL 1.10 V
+_VREG_WRITABLE = 0xF3  # EN (bit 0), HIZ (bit 1), VSEL (bits 4-7)
+_VREG_ROK = 0x1000
+DORMANT_WAKE_INTE0 = 0x40014160
+_SAFE_MHZ_AT_1_10_V = 133  # the RP2040's top clock at its default voltage (RP2040 datasheet)
+_VSEL_1_15 = 0b1100
+
+power_log = []
+POWER_LOG_KEPT = 500
+_power = {"hz": CPU_FREQ, "peri_hz": CPU_FREQ, "vreg": _VREG_RESET, "wake": [0, 0, 0, 0]}
+
+
+class CoreVoltageError(BaseException):
+    """The clock went above what the chip runs at its core voltage: on a real Pico, a crash or worse."""
+
+
+def _log(event, value):
+    try:
+        elapsed = _the_board().clock.elapsed
+    except (RuntimeError, AttributeError):
+        elapsed = 0
+    power_log.append((elapsed, event, value))
+    if len(power_log) > 2 * POWER_LOG_KEPT:
+        del power_log[:POWER_LOG_KEPT]
+
+
+def _pll_makes(khz):
+    # pico-sdk's check_sys_clock_khz: VCO 750-1600 MHz from the 12 MHz crystal, post dividers 1-7.
+    for feedback in range(16, 321):
+        vco_khz = XOSC_MHZ * 1000 * feedback
+        if not 750000 <= vco_khz <= 1600000:
+            continue
+        for first in range(1, 8):
+            for second in range(1, first + 1):
+                if vco_khz == khz * first * second:
+                    return True
+    return False
+
+
+def _volts(vreg):
+    vsel = (vreg >> 4) & 0xF
+    return 0.80 + 0.05 * max(0, vsel - 5)
+
+
+def freq(hz=None, peri_hz=None):
+    if hz is None:
+        return _power["hz"]
+    if not _pll_makes(hz // 1000) or hz % 1000:
+        raise ValueError("cannot change frequency")
+    if hz > _SAFE_MHZ_AT_1_10_V * 1000000 and (_power["vreg"] >> 4) & 0xF < _VSEL_1_15:
+        raise CoreVoltageError("%d MHz with the core at %.2f V: the RP2040 is certified there at 1.15 V or more"
+                               % (hz // 1000000, _volts(_power["vreg"])))
+    _power["hz"] = hz
+    _power["peri_hz"] = PERI_HZ_AFTER_FREQ
+    if peri_hz is not None and peri_hz != PERI_HZ_AFTER_FREQ:
+        if peri_hz != hz:
+            raise ValueError("peripheral freq must be 48_000_000 or the same as the MCU freq")
+        _power["peri_hz"] = hz
+    _log("freq", hz)
+    return None
+
+
+def peripheral_clock():
+    """clk_peri in Hz (what a bus opened now computes its divider from)."""
+    return _power["peri_hz"]
+
+
+def _power_up_clocks():
+    _power["hz"] = CPU_FREQ
+    _power["peri_hz"] = CPU_FREQ
+
+
+class _Mem32:
+    """The 32-bit registers the firmware may touch: VREG and IO_BANK0's DORMANT_WAKE_INTE0-3."""
+
+    def _wake_index(self, address):
+        index = (address - DORMANT_WAKE_INTE0) // 4
+        if address % 4 or not 0 <= index < 4:
+            raise ValueError("the simulated RP2040 has no register at 0x%08X in mem32 (only VREG and "
+                             "DORMANT_WAKE_INTE0-3 are modelled)" % address)
+        return index
+
+    def __getitem__(self, address):
+        if address == VREG_ADDRESS:
+            return _power["vreg"] | _VREG_ROK
+        return _power["wake"][self._wake_index(address)]
+
+    def __setitem__(self, address, value):
+        value &= 0xFFFFFFFF
+        if address == VREG_ADDRESS:
+            before = _power["vreg"]
+            _power["vreg"] = value & _VREG_WRITABLE
+            if _power["hz"] > _SAFE_MHZ_AT_1_10_V * 1000000 and (value >> 4) & 0xF < _VSEL_1_15:
+                raise CoreVoltageError("core voltage lowered to %.2f V while the clock is %d MHz"
+                                       % (_volts(value), _power["hz"] // 1000000))
+            if _power["vreg"] != before:
+                _log("vsel", round(_volts(_power["vreg"]), 2))
+            return
+        _power["wake"][self._wake_index(address)] = value
+
+
+mem32 = _Mem32()
+
+
+def _dormant_woken():
+    for gpio in range(GPIO_COUNT):
+        bits = (_power["wake"][gpio >> 3] >> ((gpio & 7) * 4)) & 0xF
+        if not bits:
+            continue
+        level = _gpio(gpio).level()
+        if (bits & 1 and level == 0) or (bits & 2 and level == 1):
+            return True
+    return False
+
+
+def lightsleep(ms=None):
+    board = _the_board()
+    if ms is None:
+        if not any(_power["wake"]):
+            raise RuntimeError("lightsleep() with no wake pin enabled: the Pico would sleep until reset")
+        start = board.clock.elapsed
+        board.dormant(_dormant_woken)
+        _log("dormant", board.clock.elapsed - start)
+    elif ms <= 1:
+        board.clock.sleep_ms(ms)
+        return None
+    else:
+        board.clock.sleep_ms(ms)
+        _log("lightsleep", ms)
+    _power_up_clocks()
+    return None
+
+
+def freq_reset():
+    """Power-up state of the clock, the voltage, the wake pins and the log (a new simulated boot)."""
+    _power_up_clocks()
+    _power["vreg"] = _VREG_RESET
+    _power["wake"] = [0, 0, 0, 0]
+    del power_log[:]
 
 
 def unique_id():
