@@ -8,7 +8,8 @@ Configs (importing these needs no hardware, so host tools use them too):
   validator, hw/config.py, when called.
 - BoardConfig: .name, .description, .display (.controller, .width, .height,
   .rotation, .bus, .pins, ...), .buttons (ButtonSpec: .name .pin .pull
-  .active), .button_names, .buzzer_pin (None without a buzzer), .source.
+  .active), .button_names, .buzzer_pin (None without a buzzer), .link
+  (LinkSpec: .uart_id .tx .rx .baudrate, or None), .source.
 - BUTTON_NAMES: every name a board may have, of which DIRECTIONS auto-repeat.
   A board has "a" and at least one other button.
 
@@ -43,6 +44,9 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
   .ticks_ms(), .ticks_diff(a, b), .ticks_add(t, ms), .sleep_ms(ms): time as
              MicroPython's time module (virtual time in the simulator).
   .reset()   restarts the device.
+  .open_link() -> the link cable (board config's "link" UART), or None:
+             .read() -> the bytes arrived (b"" if none), .write(data),
+             .close(); none of them waits.
   .config    the BoardConfig.
 - CONFIG_PATH ("board.json", next to main.py) and STORAGE_ROOT ("data", the
   directory of .storage's files) are relative to the flash root.

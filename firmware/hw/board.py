@@ -49,16 +49,27 @@ class DisplaySpec:
         self.reset = reset  # GPIO of the display's RES line, or None
 
 
+class LinkSpec:
+    """The link cable's UART (docs/LINK.md): its number, pins and speed."""
+
+    def __init__(self, uart_id, tx, rx, baudrate):
+        self.uart_id = uart_id
+        self.tx = tx
+        self.rx = rx
+        self.baudrate = baudrate
+
+
 class BoardConfig:
     """A validated board config; `source` is the dict it came from."""
 
-    def __init__(self, source, name, description, display, buttons, buzzer_pin):
+    def __init__(self, source, name, description, display, buttons, buzzer_pin, link=None):
         self.source = source
         self.name = name
         self.description = description
         self.display = display
         self.buttons = buttons  # ButtonSpecs in BUTTON_NAMES order
         self.buzzer_pin = buzzer_pin
+        self.link = link  # LinkSpec, or None: the board has no link cable
 
     @property
     def button_names(self):

@@ -19,8 +19,8 @@ import sys
 from othello.compat import const, release_module
 from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
-from ui.places import ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
-from ui.session import Rng, Session, rules_from_settings, variant_for
+from ui.places import ERROR, GAME as GAME_SCREEN, LINK, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
+from ui.session import MODE_LINK, Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
 
@@ -80,6 +80,7 @@ class App:
         self.blank = False
         self.swallowing = None  # the button that woke the screen: ignored until released
         self.failures = 0
+        self.background = None  # called with the time at every service: link play's conversation (ui/linkplay.py)
         self.apply_contrast()
         self.push(self.make(TITLE))
         if problems:
@@ -154,6 +155,8 @@ class App:
                 self.rng.stir(now)
         self.check_idle(now)
         self.sounds.update(now)
+        if self.background is not None:
+            self.background(now)
 
     def redraw(self):
         if self.blank:
@@ -201,8 +204,12 @@ class App:
         self.move_to(MAIN_MENU)
 
     def show_game(self):
-        """The session's game screen alone (the menus' code is let go while a game is on)."""
-        self.move_to(GAME_SCREEN, self.session)
+        """The session's game screen alone (the menus' code is let go while a game is on); a linked game
+        goes back to link play."""
+        if self.session.mode == MODE_LINK:
+            self.move_to(LINK)
+        else:
+            self.move_to(GAME_SCREEN, self.session)
 
     def start_game(self, mode, start=None, variant=None, colour=None):
         """A new session in `mode` from the settings (or from the position `start` of `variant`, the person

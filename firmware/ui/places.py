@@ -23,9 +23,10 @@ REPLAY = "replay"
 SETUP = "setup"
 REVIEW = "review"
 PUZZLES = "puzzles"
+LINK = "link play"
 
 # Modules outside ui/ that only screens use: the app lets them go with the screens' (App.arrive).
-SCREEN_HELPERS = ("player.review", "player.puzzles")
+SCREEN_HELPERS = ("player.review", "player.puzzles", "link", "link.play", "link.protocol", "link.frames", "hw.link")
 
 PLACES = {
     TITLE: ("ui.screens", "TitleScreen"),
@@ -37,4 +38,5 @@ PLACES = {
     SETUP: ("ui.setup", "SetupScreen"),
     REVIEW: ("ui.review", "ReviewScreen"),
     PUZZLES: ("ui.puzzle", "puzzle_menu"),
+    LINK: ("ui.linkplay", "LinkScreen"),
 }

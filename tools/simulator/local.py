@@ -43,6 +43,7 @@ class LocalBoard:
         self.flash_dir = Path(flash_dir)
         self._cut_in = 0
         self.power_cut = False
+        self.uart_sent = bytearray()  # what the firmware's UARTs sent, for a test to read (and clear)
         machine.attach(self)
         for name in self.hardware.buttons:  # the board's own pull resistors hold released buttons
             self.release(name)
@@ -60,6 +61,9 @@ class LocalBoard:
 
     def pwm(self, gpio, freq, duty):
         self.hardware.pwm(self.clock.elapsed, gpio, freq, duty)
+
+    def uart_write(self, tx, data):
+        self.uart_sent += data
 
     def reset(self):
         raise self._machine.DeviceReset()
@@ -83,6 +87,10 @@ class LocalBoard:
     def release(self, name):
         level = self.hardware.button_level(name, False)
         self._machine.set_external(self.hardware.buttons[name].pin, level)
+
+    def uart_receive(self, rx, data):
+        """Bytes arrive on GPIO `rx` (a UART's receive pin)."""
+        self._machine.uart_receive(rx, data)
 
     def advance(self, ms):
         self.clock.advance(ms)
