@@ -256,7 +256,7 @@ class LinkScreen(GameView):
         self.after_change()
 
     def after_change(self):
-        self.state = OVER if self.session.game.is_over() else PLAYING
+        """After this player's move or answer: tick() sees a game that ended and records it."""
         self.position_changed()
         self.saved()
         self.app.dirty = True

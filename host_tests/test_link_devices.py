@@ -1,0 +1,153 @@
+"""Two simulated devices run firmware/main.py, their link UARTs joined: a whole linked game, a pulled cable and
+a restarted peer. Each device is its own firmware process in lockstep time; the test presses buttons, carries
+the bytes between the two UARTs, and reads only the screens and the flash."""
+
+import json
+
+import pytest
+from ui_harness import BOARD_CONFIGS, check_reference
+
+import hw
+from othello.game import Game
+from simulator import SimulatedDevice
+
+BOARD = BOARD_CONFIGS / "pico_breadboard_i2c.json"
+STEP_MS = 20
+
+
+class Cable:
+    """The three wires between two simulated devices, stepped in lockstep; `connected` False pulls it out."""
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+        self.to_b, self.to_a = bytearray(), bytearray()
+        a.link = self.to_b.extend
+        b.link = self.to_a.extend
+        self.connected = True
+        self.carried = 0
+
+    def run(self, ms):
+        for _ in range(ms // STEP_MS):
+            self.a.run_for(STEP_MS)
+            self.b.run_for(STEP_MS)
+            for sent, receiver in ((self.to_b, self.b), (self.to_a, self.a)):
+                if sent and self.connected:
+                    receiver.feed_link(bytes(sent))
+                    self.carried += len(sent)
+                sent.clear()
+
+    def tap(self, sim, *names):
+        for name in names:
+            sim.press(name)
+            self.run(80)
+            sim.release(name)
+            self.run(120)
+
+
+def saved(sim, name):
+    data = sim.flash_files().get("%s/%s" % (hw.STORAGE_ROOT, name))
+    return None if data is None else json.loads(data)
+
+
+def linked_game(sim):
+    """(game, this device's colour) from the device's saved session, or (None, None)."""
+    data = saved(sim, "game.json")
+    if data is None or data.get("mode") != "link":
+        return None, None
+    me = data["link"][0]
+    return Game.from_dict(data["game"]), 0 if data["black_player"] == me else 1
+
+
+@pytest.fixture(params=["cpython", "micropython"])
+def devices(tmp_path, request):
+    a = SimulatedDevice(BOARD, flash_dir=tmp_path / "a", interpreter=request.param)
+    b = SimulatedDevice(BOARD, flash_dir=tmp_path / "b", interpreter=request.param)
+    yield a, b
+    a.close()
+    b.close()
+
+
+def open_link_play(cable, sim):
+    cable.tap(sim, "down", "down", "a")  # the main menu: Play computer, Two players, Link play
+
+
+def start(cable):
+    a, b = cable.a, cable.b
+    a.power_on()
+    b.power_on()
+    cable.run(1500)  # the title gives way to the main menu
+    open_link_play(cable, a)
+    cable.run(1500)
+    open_link_play(cable, b)  # B chose Link play later: A offers
+    cable.run(1500)
+    cable.tap(a, "a")  # send the offer (its settings: a single 8x8 game, A plays Black)
+    cable.run(500)
+    cable.tap(b, "a")  # accept
+    cable.run(500)
+    assert linked_game(a)[1] == 0 and linked_game(b)[1] == 1
+
+
+def play_moves(cable, count=None):
+    """Let each device's player press A on their turn (the cursor rests on a legal move) `count` times or
+    until the game is over on both; returns the moves played."""
+    played = 0
+    while count is None or played < count:
+        game_a, colour_a = linked_game(cable.a)
+        game_b, _ = linked_game(cable.b)
+        if game_a.is_over() and game_b.is_over():
+            break
+        mover = cable.a if game_a.turn == colour_a else cable.b
+        before = len(game_a.history) + len(game_b.history)
+        cable.tap(mover, "a")
+        cable.run(300)
+        after_a, after_b = linked_game(cable.a)[0], linked_game(cable.b)[0]
+        assert len(after_a.history) + len(after_b.history) > before, "a press on the side to move moved nothing"
+        played += 1
+        assert played < 100
+    return played
+
+
+def records_agree(a, b):
+    record_a, record_b = saved(a, "records.json")[0], saved(b, "records.json")[0]
+    assert record_a["t"] == record_b["t"] and record_a["r"] == record_b["r"] and record_a["v"] == record_b["v"]
+    assert record_a["p"] == ["You", "Link"] and record_b["p"] == ["Link", "You"]
+    game = Game()
+    game.play_transcript(record_a["t"])
+    assert game.is_over()
+
+
+def test_a_whole_linked_game_to_its_end_with_both_records_equal(devices):
+    a, b = devices
+    cable = Cable(a, b)
+    start(cable)
+    play_moves(cable)
+    cable.run(1500)
+    records_agree(a, b)
+    assert saved(a, "game.json")["recorded"] and saved(b, "game.json")["recorded"]
+    assert "Traceback" not in a.console + b.console
+
+
+def test_a_pulled_cable_and_a_restarted_peer_lose_nothing(devices, tmp_path):
+    a, b = devices
+    cable = Cable(a, b)
+    start(cable)
+    play_moves(cable, 10)
+    cable.connected = False
+    cable.run(6000)
+    check_reference("link_lost", a.screen_text(), tmp_path)  # "Link lost: waiting": wait, play computer, save and leave
+    cable.connected = True
+    cable.tap(a, "a")  # Wait
+    cable.run(2000)
+    game_a, game_b = linked_game(a)[0], linked_game(b)[0]
+    assert game_a.history.squares() == game_b.history.squares() and game_a.move_count() == 10
+    play_moves(cable, 10)
+    b.power_cycle(off_ms=1000)  # B's player restarts it, then chooses Continue (the saved linked game)
+    cable.run(1500)
+    cable.tap(b, "a")
+    cable.run(3000)
+    game_a, game_b = linked_game(a)[0], linked_game(b)[0]
+    assert game_a.history.squares() == game_b.history.squares() and game_a.move_count() == 20
+    play_moves(cable)
+    cable.run(1500)
+    records_agree(a, b)
+    assert "Traceback" not in a.console + b.console
