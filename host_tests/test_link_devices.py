@@ -3,13 +3,16 @@ a restarted peer. Each device is its own firmware process in lockstep time; the 
 the bytes between the two UARTs, and reads only the screens and the flash."""
 
 import json
+import socket
+import time
 
 import pytest
 from ui_harness import BOARD_CONFIGS, check_reference
 
 import hw
 from othello.game import Game
-from simulator import SimulatedDevice
+from simulator import SimulatedDevice, cli
+from simulator.cable import TcpCable
 
 BOARD = BOARD_CONFIGS / "pico_breadboard_i2c.json"
 STEP_MS = 20
@@ -151,3 +154,48 @@ def test_a_pulled_cable_and_a_restarted_peer_lose_nothing(devices, tmp_path):
     cable.run(1500)
     records_agree(a, b)
     assert "Traceback" not in a.console + b.console
+
+
+def wait_for(condition, seconds=5):
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_two_simulators_cables_meet_over_tcp_on_this_machine_and_meet_again():
+    port = free_port()
+    heard_by_a, heard_by_b = bytearray(), bytearray()
+    a = TcpCable("listen:%d" % port, heard_by_a.extend)
+    b = TcpCable("connect:%d" % port, heard_by_b.extend)
+    try:
+        assert wait_for(lambda: a.peer is not None and b.peer is not None)
+        a.send(b"\x7e\x01hello")
+        b.send(bytes(range(256)))
+        assert wait_for(lambda: heard_by_b == b"\x7e\x01hello" and heard_by_a == bytes(range(256)))
+        b.close()  # the other simulator quits: bytes are lost until it is back
+        assert wait_for(lambda: a.peer is None)
+        a.send(b"lost")
+        b = TcpCable("connect:%d" % port, heard_by_b.extend)
+        assert wait_for(lambda: a.peer is not None and b.peer is not None)
+        a.send(b"again")
+        assert wait_for(lambda: heard_by_b.endswith(b"again"))
+        assert b"lost" not in heard_by_b
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize("spec", ["listen", "connect:", "connect:99999", "dial:4000", "listen:http"])
+def test_a_bad_link_option_is_one_clear_line(spec, capsys):
+    assert cli.main(["--link", spec, "--headless", "nothing.txt"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "--link takes listen:PORT or connect:PORT" in error
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -371,7 +371,7 @@ class LinkScreen(GameView):
             return "Game over"
         if play.asked_take_back is not None or play.asked_draw:
             return "Asked Link"
-        return "Your move" if self.humans_turn else "Link's move"
+        return "Your move" if self.humans_turn else "Link moves"
 
     def result_lines(self):
         lines = GameView.result_lines(self)

@@ -24,6 +24,8 @@ def build_parser():
     parser.add_argument("--out", default="build/sim", help="where --headless writes PNG and GIF files (default: %(default)s)")
     parser.add_argument("--scale", type=int, default=6, help="pixel size in the window (default: %(default)s)")
     parser.add_argument("--heap", default="512K", help="MicroPython heap size (default: %(default)s)")
+    parser.add_argument("--link", metavar="listen:PORT|connect:PORT", help="join this simulator's link cable to another "
+                        "simulator's on this machine (TCP on 127.0.0.1): one listens, the other connects (docs/LINK.md)")
     parser.add_argument("--pico", action="store_true", help="run MicroPython's own RP2040 build on an emulated Pico "
                         "(tools/pico_emulator.py; slower than real time) instead of --interpreter")
     return parser
@@ -36,24 +38,39 @@ def main(argv=None):
         flash = str(REPO / "sim_flash")
     try:
         if args.pico:
+            if args.link:
+                print("sim: --link joins simulated devices; the emulated Pico (--pico) has no link cable yet", file=sys.stderr)
+                return 2
             return run_pico(args, flash)
         sim = SimulatedDevice(
             args.board,
             flash_dir=flash,
             interpreter=args.interpreter,
             app=args.app,
-            realtime=not args.headless,
+            # Linked simulators share the wall clock: in lockstep each would run its own virtual time.
+            realtime=not args.headless or bool(args.link),
             heap=args.heap,
         )
     except (OSError, ValueError) as error:
         print("sim: %s" % error, file=sys.stderr)
         return 2
+    cable = None
     try:
+        if args.link:
+            from .cable import TcpCable
+
+            cable = TcpCable(args.link, sim.feed_link)
+            sim.link = cable.send
         return front_end(args, sim)
+    except ValueError as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 2
     except SimulatorError as error:
         print("sim: %s" % error, file=sys.stderr)
         return 1
     finally:
+        if cable is not None:
+            cable.close()
         sim.close()
 
 

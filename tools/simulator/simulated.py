@@ -130,6 +130,7 @@ class SimulatedDevice:
         # The link cable's far end: called with the bytes the board config's link UART sends (on the
         # thread that reads the firmware's output); feed_link() carries bytes the other way.
         self.link = None
+        self._send_lock = threading.Lock()
 
     # --- power ---
 
@@ -225,8 +226,9 @@ class SimulatedDevice:
         if process is None or process.poll() is not None:
             return
         try:
-            process.stdin.write(line.encode() + b"\n")
-            process.stdin.flush()
+            with self._send_lock:  # the link cable's thread sends too (feed_link)
+                process.stdin.write(line.encode() + b"\n")
+                process.stdin.flush()
         except (BrokenPipeError, ValueError):
             pass  # the firmware process has ended; its end is in the event queue
 
