@@ -39,7 +39,7 @@ def check_config(args):
             continue
         display = config.display
         print(
-            "%s: ok: %s (%s on %s%d, %d buttons: %s, %s)"
+            "%s: ok: %s (%s on %s%d, %d buttons: %s, %s, %s)"
             % (
                 name,
                 config.name,
@@ -49,6 +49,13 @@ def check_config(args):
                 len(config.buttons),
                 " ".join(config.button_names),
                 "buzzer on GP%d" % config.buzzer_pin if config.buzzer_pin is not None else "no buzzer",
+                link_text(config.link),
             )
         )
     return status
+
+
+def link_text(link):
+    if link is None:
+        return "no link cable"
+    return "link on UART%d (TX GP%d, RX GP%d, %d baud)" % (link.uart_id, link.tx, link.rx, link.baudrate)
