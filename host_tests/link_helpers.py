@@ -7,7 +7,11 @@ the peer asks), so the tests can throw faults at the protocol and compare
 the two games at the end.
 """
 
+import json
 import random
+
+import hw
+from othello.game import Game
 
 from link.play import (CONSIDERING, DECLINED, OFFERING, PLAYING, LinkPlay)
 from link.protocol import Protocol
@@ -180,3 +184,52 @@ class Pair:
         for channel in (self.a_to_b, self.b_to_a):
             channel.drop = channel.garble = channel.reorder = channel.duplicate = 0.0
             channel.cut = False
+
+
+# ----- two devices running main.py (simulated or emulated), their link UARTs joined ---------------------------
+
+
+class DeviceCable:
+    """The three wires between two devices (SimulatedDevice or EmulatedPico), stepped in lockstep; `connected`
+    False pulls it out."""
+
+    def __init__(self, a, b, step_ms=20, tap_ms=(80, 120)):
+        self.a, self.b = a, b
+        self.step_ms = step_ms
+        self.tap_ms = tap_ms
+        self.to_b, self.to_a = bytearray(), bytearray()
+        a.link = self.to_b.extend
+        b.link = self.to_a.extend
+        self.connected = True
+        self.carried = 0
+
+    def run(self, ms):
+        for _ in range(max(1, ms // self.step_ms)):
+            self.a.run_for(self.step_ms)
+            self.b.run_for(self.step_ms)
+            for sent, receiver in ((self.to_b, self.b), (self.to_a, self.a)):
+                if sent and self.connected:
+                    receiver.feed_link(bytes(sent))
+                    self.carried += len(sent)
+                sent.clear()
+
+    def tap(self, sim, *names):
+        for name in names:
+            sim.press(name)
+            self.run(self.tap_ms[0])
+            sim.release(name)
+            self.run(self.tap_ms[1])
+
+
+def saved(sim, name):
+    data = sim.flash_files().get("%s/%s" % (hw.STORAGE_ROOT, name))
+    return None if data is None else json.loads(data)
+
+
+def linked_game(sim):
+    """(game, this device's colour) from the device's saved session, or (None, None)."""
+    data = saved(sim, "game.json")
+    if data is None or data.get("mode") != "link":
+        return None, None
+    me = data["link"][0]
+    return Game.from_dict(data["game"]), 0 if data["black_player"] == me else 1

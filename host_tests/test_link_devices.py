@@ -2,63 +2,18 @@
 a restarted peer. Each device is its own firmware process in lockstep time; the test presses buttons, carries
 the bytes between the two UARTs, and reads only the screens and the flash."""
 
-import json
 import socket
 import time
 
 import pytest
 from ui_harness import BOARD_CONFIGS, check_reference
 
-import hw
 from othello.game import Game
 from simulator import SimulatedDevice, cli
 from simulator.cable import TcpCable
+from link_helpers import DeviceCable as Cable, linked_game, saved
 
 BOARD = BOARD_CONFIGS / "pico_breadboard_i2c.json"
-STEP_MS = 20
-
-
-class Cable:
-    """The three wires between two simulated devices, stepped in lockstep; `connected` False pulls it out."""
-
-    def __init__(self, a, b):
-        self.a, self.b = a, b
-        self.to_b, self.to_a = bytearray(), bytearray()
-        a.link = self.to_b.extend
-        b.link = self.to_a.extend
-        self.connected = True
-        self.carried = 0
-
-    def run(self, ms):
-        for _ in range(ms // STEP_MS):
-            self.a.run_for(STEP_MS)
-            self.b.run_for(STEP_MS)
-            for sent, receiver in ((self.to_b, self.b), (self.to_a, self.a)):
-                if sent and self.connected:
-                    receiver.feed_link(bytes(sent))
-                    self.carried += len(sent)
-                sent.clear()
-
-    def tap(self, sim, *names):
-        for name in names:
-            sim.press(name)
-            self.run(80)
-            sim.release(name)
-            self.run(120)
-
-
-def saved(sim, name):
-    data = sim.flash_files().get("%s/%s" % (hw.STORAGE_ROOT, name))
-    return None if data is None else json.loads(data)
-
-
-def linked_game(sim):
-    """(game, this device's colour) from the device's saved session, or (None, None)."""
-    data = saved(sim, "game.json")
-    if data is None or data.get("mode") != "link":
-        return None, None
-    me = data["link"][0]
-    return Game.from_dict(data["game"]), 0 if data["black_player"] == me else 1
 
 
 @pytest.fixture(params=["cpython", "micropython"])
