@@ -14,6 +14,7 @@ from simulator.cable import TcpCable
 from link_helpers import DeviceCable as Cable, linked_game, saved
 
 BOARD = BOARD_CONFIGS / "pico_breadboard_i2c.json"
+FIRMWARE = BOARD_CONFIGS.parent / "firmware"
 
 
 @pytest.fixture(params=["cpython", "micropython"])
@@ -154,3 +155,37 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def test_another_protocol_version_is_said_on_both_screens(tmp_path):
+    newer = tmp_path / "newer_main.py"  # main.py of a firmware whose link protocol is one version on
+    newer.write_text("import link.protocol\nlink.protocol.VERSION += 1\n" + (FIRMWARE / "main.py").read_text())
+    with SimulatedDevice(BOARD, flash_dir=tmp_path / "a", app=newer) as a, SimulatedDevice(BOARD, flash_dir=tmp_path / "b") as b:
+        cable = Cable(a, b)
+        a.power_on()
+        b.power_on()
+        cable.run(1500)
+        open_link_play(cable, a)
+        open_link_play(cable, b)
+        cable.run(2000)
+        check_reference("link_version_newer_here", a.screen_text(), tmp_path)  # Link protocol 1 there, 2 here
+        check_reference("link_version_older_here", b.screen_text(), tmp_path)  # Link protocol 2 there, 1 here
+        cable.tap(b, "b")  # back to the main menu: nothing hangs
+        cable.run(500)
+        assert saved(a, "game.json") is None and saved(b, "game.json") is None
+
+
+def test_a_lost_link_can_be_played_on_against_the_computer(tmp_path):
+    with SimulatedDevice(BOARD, flash_dir=tmp_path / "a") as a, SimulatedDevice(BOARD, flash_dir=tmp_path / "b") as b:
+        cable = Cable(a, b)
+        start(cable)
+        play_moves(cable, 6)
+        cable.connected = False
+        cable.run(6000)
+        cable.tap(a, "down", "a")  # Link lost: waiting; Play computer
+        cable.run(3000)
+        data = saved(a, "game.json")
+        assert data["mode"] == "cpu" and data["players"] == [None, 2]  # A is match player 0: the computer has 1
+        cable.tap(a, "a")  # Black's move, on the game screen now
+        cable.run(5000)
+        assert len(Game.from_dict(saved(a, "game.json")["game"]).moves_played()) >= 8  # and the computer's answer

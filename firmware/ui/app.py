@@ -207,7 +207,10 @@ class App:
         """The session's game screen alone (the menus' code is let go while a game is on); a linked game
         goes back to link play."""
         if self.session.mode == MODE_LINK:
-            self.move_to(LINK)
+            if self.device.config.link is None:
+                self.notify("No link cable: board.json has no link section")
+            else:
+                self.move_to(LINK)
         else:
             self.move_to(GAME_SCREEN, self.session)
 

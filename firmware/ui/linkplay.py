@@ -102,6 +102,10 @@ class LinkScreen(GameView):
         if self.session is None:
             return
         moved, play.moved = play.moved, None
+        if moved is not None or play.peer_take_back is not None or play.peer_draw:
+            app.last_input = now  # the other player's move or question wakes a dimmed screen, as a key would
+            if app.dimmed or app.blank:
+                app.wake()
         if moved is not None:
             app.sounds.move(bin(moved.flipped).count("1"))
             if app.settings["anim"] and moved.flipped:
