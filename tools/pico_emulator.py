@@ -269,7 +269,6 @@ class EmulatedPico(SimulatedDevice):
         self.frames = []
         self.frame_ms = 100
         self.power_lost_ns = 0  # emulated time spent off
-        self.link = None  # the link cable's far end, as on the SimulatedDevice
 
     # --- power ---
 
@@ -284,9 +283,6 @@ class EmulatedPico(SimulatedDevice):
             command += ["--i2c", "%d:%d" % (spec.bus_id, spec.address)]
         if self.config.buzzer_pin is not None:
             command += ["--pwm", str(self.config.buzzer_pin)]
-        link = self.config.link
-        if link is not None:  # a byte is 10 bits on the wire: start, 8 data, stop
-            command += ["--link", "%d:%d" % (link.uart_id, 10 * 10**9 // link.baudrate)]
         return command
 
     def power_on(self):
@@ -385,9 +381,6 @@ class EmulatedPico(SimulatedDevice):
                 self.hardware.pwm(self._ms(words[1]), int(words[2]), int(words[3]), int(words[4]))
             elif kind == "C":
                 self._usb_open = True
-            elif kind == "R":
-                if self.link is not None:
-                    self.link(bytes.fromhex(words[2]))
             elif kind == "X":  # machine.reset(): the chip restarts, the board keeps its power
                 self.resets += 1
                 self.buttons_read_ms = None
@@ -530,11 +523,6 @@ class EmulatedPico(SimulatedDevice):
         before = bytes(self._usb[:index])
         del self._usb[: index + len(marker)]
         return before
-
-    def feed_link(self, data):
-        """Bytes arrive on the link UART's RX pin, at the wire's pace (lost while the Pico is off)."""
-        if data and self.config.link is not None and self.state == "running":
-            self._send("link %s" % bytes(data).hex())
 
     def write_usb(self, data):
         """Bytes to the device's USB serial port, as a terminal sends them."""

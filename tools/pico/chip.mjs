@@ -1,7 +1,6 @@
 // The emulated RP2040 (npm rp2040js, core 0) as a process that tools/pico_emulator.py drives.
 //
 //   node chip.mjs --bootrom BIN --flash IMAGE [--i2c BUS:ADDR,...] [--watch GPIO,...] [--pwm GPIO]
-//                 [--link UART:NS_PER_BYTE]
 //
 // The chip only runs code and reports what its pins and buses do; what is wired to them (the OLED's
 // controller, the buttons, the buzzer) is modelled on the Python side, as for the other simulators.
@@ -12,9 +11,6 @@
 //   run NS     run until NS       T NS READ        the run reached NS; READ: when the firmware last
 //                                                  read the GPIO inputs (its buttons), -1 if never
 //   usb HEX    bytes to USB CDC   C                the USB serial port is open
-//   link HEX   bytes to the --link R NS HEX         bytes the --link UART sent
-//              UART's RX, one per
-//              NS_PER_BYTE (the wire's pace)
 //   in G 0|1|- drive GPIO G       U HEX            bytes the device wrote to USB CDC
 //              (- = let go: the   I NS BUS ADDR HEX one I2C write, START to STOP, to an address that acked
 //              pad's pull decides) S NS BUS HEX     bytes written on an SPI bus
@@ -43,7 +39,7 @@ const FUNCTION_PWM = 4;
 const SIO_GPIO_IN = 0x004;
 
 function parseArguments(argv) {
-  const options = { flash: null, i2c: [], watch: [], pwm: null, link: null };
+  const options = { flash: null, i2c: [], watch: [], pwm: null };
   for (let i = 0; i < argv.length; i += 2) {
     const [name, value] = [argv[i], argv[i + 1]];
     const list = () => value.split(',').filter((s) => s !== '');
@@ -52,7 +48,6 @@ function parseArguments(argv) {
     else if (name === '--i2c') options.i2c = list().map((s) => s.split(':').map(Number));
     else if (name === '--watch') options.watch = list().map(Number);
     else if (name === '--pwm') options.pwm = Number(value);
-    else if (name === '--link') options.link = value.split(':').map(Number);
     else throw new Error(`unknown option ${name}`);
   }
   return options;
@@ -88,9 +83,6 @@ let usbQueue = [];
 let spiPending = null; // [bus, time, bytes]
 let lastPwm = '';
 let lastInputRead = -1; // emulated ns of the last read of SIO GPIO_IN: Pin.value() on an input
-let linkIn = []; // bytes on their way to the --link UART's RX pin
-let linkNext = 0; // emulated ns (this boot's clock) when the next of them has crossed the wire
-let linkOut = []; // bytes the --link UART sent since the last report
 
 const now = () => timeBase + Math.round(simulator.clock.nanos);
 
@@ -159,8 +151,6 @@ function build() {
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onDeviceConnected = () => emit('C');
   cdc.onSerialData = (value) => { if (value.length) emit(`U ${hex(value)}`); };
-  if (options.link !== null) mcu.uart[options.link[0]].onByte = (value) => linkOut.push(value);
-  linkNext = 0;
   usbQueue = [];
   lastPwm = '';
   mcu.core.PC = FLASH_BASE;
@@ -207,7 +197,6 @@ function hostSide() {
 
 function send() {
   flushSpi();
-  if (linkOut.length) { emit(`R ${now()} ${hex(linkOut)}`); linkOut = []; }
   if (out.length) { process.stdout.write(out.join('\n') + '\n'); out = []; }
 }
 
@@ -218,13 +207,8 @@ let profile = new Map(); // instruction address -> cycles spent there while prof
 function batch() {
   const core = mcu.core, clock = simulator.clock, target = runTarget - timeBase;
   for (let i = 0; i < 100000 && clock.nanos < target; i++) {
-    if (linkIn.length && clock.nanos >= linkNext) {
-      mcu.uart[options.link[0]].feedByte(linkIn.shift());
-      linkNext = clock.nanos + options.link[1];
-    }
     if (core.waiting) {
-      let step = Math.min(clock.nanosToNextAlarm, target - clock.nanos);
-      if (linkIn.length) step = Math.max(1, Math.min(step, linkNext - clock.nanos));
+      const step = Math.min(clock.nanosToNextAlarm, target - clock.nanos);
       clock.tick(step);
       i += step / CYCLE_NANOS;
     } else if (!profiling) {
@@ -253,7 +237,6 @@ function command(line) {
       break;
     }
     case 'usb': for (const b of Buffer.from(words[1], 'hex')) usbQueue.push(b); break;
-    case 'link': for (const b of Buffer.from(words[1], 'hex')) linkIn.push(b); break;
     case 'in': {
       const gpio = Number(words[1]), level = words[2] === '-' ? null : words[2] === '1';
       driven.set(gpio, level);
