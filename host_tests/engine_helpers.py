@@ -38,7 +38,7 @@ def game_snapshot(game):
         [(m.square, m.flipped, m.colour) for m in game.history],
         list(game.future),
         game.to_dict(),
-        game.time_loss,
+        game.ending,
     )
 
 

@@ -500,7 +500,7 @@ def visit(driver, menu, seen):
             driver.press("right")
             driver.press("left")
             assert item.value() == before
-        if item.run is None or item.label in ("Two players", "Start", "Continue", "Yes, clear", "Set up board"):
+        if item.run is None or item.label in ("Two players", "Link play", "Start", "Continue", "Yes, clear", "Set up board"):
             continue
         driver.press("a")
         if isinstance(driver.screen, Menu) and driver.screen is not menu:

@@ -179,8 +179,15 @@ class Reset(BaseException):
     """Raised by the fake device's reset(), which on the Pico never returns."""
 
 
+class FakeConfig:
+    """The board config's part the app reads: this board has no link cable."""
+
+    link = None
+
+
 class FakeDevice:
     def __init__(self, buttons=("up", "down", "left", "right", "a", "b"), storage=None):
+        self.config = FakeConfig()
         self.display = FakeDisplay()
         self.buttons = FakeButtons(buttons)
         self.sound = FakeSound()

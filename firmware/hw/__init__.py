@@ -10,7 +10,7 @@ Configs (importing these needs no hardware, so host tools use them too):
   .rotation, .bus, .pins, ...), .buttons (ButtonSpec: .name .pin .pull
   .active), .button_names, .buzzer_pin (None without a buzzer), .battery
   (BatterySpec: .adc .divider .chemistry .full .low .empty .curve .vbus, or
-  None), .source.
+  None), .link (LinkSpec: .uart_id .tx .rx .baudrate, or None), .source.
 - BUTTON_NAMES: every name a board may have, of which DIRECTIONS auto-repeat.
   A board has "a" and at least one other button.
 
@@ -49,6 +49,9 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
              average of a few ADC readings through the config's divider; .spec
              is the config's BatterySpec.
   .reset()   restarts the device.
+  .open_link() -> the link cable (board config's "link" UART), or None:
+             .read() -> the bytes arrived (b"" if none), .write(data),
+             .close(); none of them waits.
   .config    the BoardConfig.
 - CONFIG_PATH ("board.json", next to main.py) and STORAGE_ROOT ("data", the
   directory of .storage's files) are relative to the flash root.

@@ -66,12 +66,21 @@ class BatterySpec:
         self.empty = empty
         self.curve = curve  # ((fraction from empty to full, percent left), ...)
         self.vbus = vbus  # the GPIO that reads high on USB power, or None
+class LinkSpec:
+    """The link cable's UART (docs/LINK.md): its number, pins and speed."""
+
+    def __init__(self, uart_id, tx, rx, baudrate):
+        self.uart_id = uart_id
+        self.tx = tx
+        self.rx = rx
+        self.baudrate = baudrate
 
 
 class BoardConfig:
     """A validated board config; `source` is the dict it came from."""
 
-    def __init__(self, source, name, description, display, buttons, buzzer_pin, battery=None, cpu_mhz_max=CPU_MHZ_MAX):
+    def __init__(self, source, name, description, display, buttons, buzzer_pin, battery=None, cpu_mhz_max=CPU_MHZ_MAX,
+                 link=None):
         self.source = source
         self.name = name
         self.description = description
@@ -80,6 +89,7 @@ class BoardConfig:
         self.buzzer_pin = buzzer_pin
         self.battery = battery  # a BatterySpec, or None without a gauge
         self.cpu_mhz_max = cpu_mhz_max  # the clock of the computer's searches (hw/power.py)
+        self.link = link  # LinkSpec, or None: the board has no link cable
 
     @property
     def button_names(self):

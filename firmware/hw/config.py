@@ -11,7 +11,8 @@ board_configs/):
      "buttons": {"a": {"pin": 20, "pull": "up", "active": "low"}, ...},
      "buzzer": {"pin": 15},
      "battery": {"adc": 29, "divider": 3, "chemistry": "alkaline_2aa", "vbus": 24},
-     "cpu_mhz_max": 200}
+     "cpu_mhz_max": 200,
+     "link": {"uart": 0, "tx": 0, "rx": 1, "baudrate": 19200}}
 
 or with "bus": "spi" and "spi": {"sck": 18, "mosi": 19, "cs": 17, "dc": 20,
 "baudrate": 10000000}. Optional: description, notes, rotation (0),
@@ -24,7 +25,9 @@ CHEMISTRIES; optional full, low and empty voltages at VSYS overriding the
 chemistry's; vbus, the pin that reads high on USB power, GP24 on the Pico),
 cpu_mhz_max (the clock of the computer's searches: 200 MHz, the RP2040's
 certified top with the core voltage raised; 125 keeps a chip that misbehaves
-at 200 at MicroPython's default). Pins are GPIO numbers (or "GP5").
+at 200 at MicroPython's default), link (the link-play cable's UART: the
+number is derived from the pins when not given; baudrate 19200). Pins are
+GPIO numbers (or "GP5").
 
 Validation checks everything a wrong file could get wrong before any pin is
 touched (pin functions of the RP2040, pins used twice, a pull that makes a
@@ -39,7 +42,7 @@ import json
 
 from othello.compat import const
 from hw.board import (BUTTON_NAMES, CPU_MHZ_MAX, CPU_MHZ_MIN, PANEL_HEIGHT, PANEL_WIDTH, BatterySpec, BoardConfig,
-                      ButtonSpec, ConfigError, DisplaySpec)
+                      ButtonSpec, ConfigError, DisplaySpec, LinkSpec)
 
 _CONTROLLERS = const(("ssd1306", "sh1106"))
 _PULLS = const(("up", "down", "none"))
@@ -49,6 +52,8 @@ _I2C_ADDRESSES = const((0x3C, 0x3D))
 SPI_MAX_BAUDRATE = {"ssd1306": 10000000, "sh1106": 4000000}
 _I2C_FREQ_RANGE = const((10000, 1000000))
 _SPI_MIN_BAUDRATE = const(100000)
+LINK_BAUDRATE = 19200  # ample for a game's messages, and 500 ms of them fit the UART's receive buffer
+_LINK_BAUDRATE_RANGE = const((1200, 921600))
 GPIO_COUNT = 30
 # GPIOs of the RP2040 that the Pico board keeps for itself (the Pico W uses
 # the same four for its wireless chip).
@@ -63,6 +68,12 @@ def i2c_role(pin):
 def spi_role(pin):
     """(bus id, "miso", "cs", "sck" or "mosi") of a GPIO on the RP2040's SPI function."""
     return (pin >> 3) & 1, ("miso", "cs", "sck", "mosi")[pin & 3]
+
+
+def uart_role(pin):
+    """(UART id, "tx", "rx", "cts" or "rts") of a GPIO on the RP2040's UART function (datasheet, GPIO function
+    table: UART0 on GP0-3, 12-15, 16-19, 28-29; UART1 on GP4-7, 8-11, 20-23, 24-27)."""
+    return ((pin >> 2) ^ (pin >> 3)) & 1, ("tx", "rx", "cts", "rts")[pin & 3]
 
 
 def _pins_with_role(role_of, bus_id, role):
@@ -209,9 +220,9 @@ def _i2c_address(check, data, field):
     return value
 
 
-def _check_bus_pins(check, field, pins, role_of, bus_name, given_id):
+def _check_bus_pins(check, field, pins, role_of, bus_name, given_id, id_key="id"):
     """The common bus id of `pins` ({role: gpio}), reporting pins on the wrong function or bus."""
-    bus_id, decided_by = given_id, "%s.id" % field
+    bus_id, decided_by = given_id, "%s.%s" % (field, id_key)
     for role in sorted(pins):
         pin = pins[role]
         if pin is None:
@@ -420,6 +431,20 @@ def _battery(check, data):
     return BatterySpec(adc, ratio, chemistry, full, low, empty, curve, vbus)
 
 
+def _link(check, data):
+    section = check.section(data, "link", required=False)
+    if section is None:
+        return None
+    check.known_keys(section, "link", ("uart", "tx", "rx", "baudrate"))
+    given_id = check.integer(section, "uart", "link.uart", 0, 1, default=-1)
+    pins = {"tx": check.pin(section, "tx", "link.tx"), "rx": check.pin(section, "rx", "link.rx")}
+    uart_id = _check_bus_pins(check, "link", pins, uart_role, "UART", None if given_id in (-1, None) else given_id, "uart")
+    baudrate = check.integer(section, "baudrate", "link.baudrate", _LINK_BAUDRATE_RANGE[0], _LINK_BAUDRATE_RANGE[1], default=LINK_BAUDRATE, unit=" baud")
+    if None in (uart_id, pins["tx"], pins["rx"], baudrate):
+        return None
+    return LinkSpec(uart_id, pins["tx"], pins["rx"], baudrate)
+
+
 _UTF8_BOM = const(b"\xef\xbb\xbf")  # what Windows Notepad puts before UTF-8 text
 
 
@@ -469,7 +494,7 @@ def load_config(source):
         raise ConfigError(["a board config is a JSON object, not %s" % _describe(source)])
     check = _Checker()
     check.known_keys(source, "", ("name", "description", "notes", "display", "buttons", "buzzer", "battery",
-                                  "cpu_mhz_max"))
+                                  "cpu_mhz_max", "link"))
     name = check.text(source, "name", "name")
     description = check.text(source, "description", "description", required=False)
     notes = source.get("notes")
@@ -480,9 +505,10 @@ def load_config(source):
     buzzer_pin = _buzzer(check, source)
     battery = _battery(check, source)
     cpu_mhz_max = _cpu_mhz_max(check, source)
+    link = _link(check, source)
     if check.errors:
         raise ConfigError(check.errors)
-    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin, battery, cpu_mhz_max)
+    return BoardConfig(source, name, description or "", display, buttons, buzzer_pin, battery, cpu_mhz_max, link)
 
 
 def read_config(path):

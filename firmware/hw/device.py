@@ -45,10 +45,11 @@ class Device:
         self.power = power
         self.search_mhz = power.search_clock_mhz()  # the clock full_speed() gives: the player's budgets follow it
 
-    def nap(self, ms):
+    def nap(self, ms, deep=True):
         """Wait `ms` between two polls of the buttons, the chip asleep when it may be (hw/power.py). Not
-        while the buzzer sounds: lightsleep stops the PWM's clock."""
-        if self.sound.playing:
+        while the buzzer sounds, nor when not `deep` (a link cable is open): lightsleep stops the PWM's
+        and the UART's clocks, and a UART with no clock receives nothing."""
+        if self.sound.playing or not deep:
             self.sleep_ms(ms)
         elif self.power.nap(ms):
             self.buttons.slept()
@@ -71,6 +72,14 @@ class Device:
     def reset(self):
         """Restart the device as the reset button would."""
         machine.reset()
+
+    def open_link(self):
+        """The link cable's UART (hw/link.py's UartLink, close() it after), or None if the board has none."""
+        if self.config.link is None:
+            return None
+        from hw.link import UartLink
+
+        return UartLink(self.config.link)
 
 
 def _open_bus(spec):

@@ -7,7 +7,7 @@ transcripts, as RULES.md says; loading a transcript puts them back.
 from othello.board import PASS, Board, IllegalMoveError, Move
 from othello.compat import ticks_diff, ticks_ms
 from othello.notation import NotationError, format_transcript, split_transcript
-from othello.scoring import time_loss_result
+from othello.scoring import END_AGREED, END_RESIGN, END_TIME, Result, agreed_draw_result, time_loss_result
 from othello.variant import BLACK, WHITE
 
 
@@ -149,7 +149,7 @@ class Game:
         self.history = History(self.board.size * self.board.size)
         self.future = []  # squares (or PASS) that redo replays, next first
         self.clock = None
-        self.time_loss = None
+        self.ending = None  # the Result of a game ended off the board: a clock ran out, a resignation, a draw agreed
         if clock_ms:
             self.clock = Clock(clock_ms, now())
             self.clock.start(self.board.turn, now())
@@ -185,7 +185,7 @@ class Game:
 
     def take_back(self):
         """Undo the last ply (a move or a pass); returns it, or None at the start."""
-        if not self.history or self.time_loss is not None:
+        if not self.history or self.ending is not None:
             return None
         move = self.history.pop()
         self.board.undo(move)
@@ -207,14 +207,29 @@ class Game:
 
     def check_time(self):
         """Ends the game if the running clock has reached zero; returns the loser or None."""
-        if self.clock is None or self.time_loss is not None or self.board.is_game_over():
+        if self.clock is None or self.ending is not None or self.board.is_game_over():
             return None
         loser = self.clock.flagged(self.now())
         if loser is not None:
             self.clock.stop(self.now())
             b = self.board
-            self.time_loss = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
+            self.ending = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
         return loser
+
+    def resign(self, colour):
+        """`colour` gives up: scored as a loss on time (RULES.md, Clock)."""
+        self._check_running()
+        self.end(time_loss_result(colour, self.board.count(BLACK), self.board.count(WHITE), self.board.empties(), END_RESIGN))
+
+    def agree_draw(self):
+        self._check_running()
+        self.end(agreed_draw_result(self.board.count(BLACK), self.board.count(WHITE), self.board.empties()))
+
+    def end(self, result):
+        """End the game with `result` (a resignation or a draw, as the linked devices agreed)."""
+        if self.clock is not None:
+            self.clock.stop(self.now())
+        self.ending = result
 
     # ----- state ----------------------------------------------------------
 
@@ -223,11 +238,11 @@ class Game:
         return self.board.turn
 
     def is_over(self):
-        return self.time_loss is not None or self.board.is_game_over()
+        return self.ending is not None or self.board.is_game_over()
 
     def result(self):
-        if self.time_loss is not None:
-            return self.time_loss
+        if self.ending is not None:
+            return self.ending
         return self.board.result()
 
     def last_move(self):
@@ -284,8 +299,12 @@ class Game:
         if self.clock is not None:
             data["clock"] = self.clock.to_dict()
             data["clock"]["running"] = self.clock.running
-        if self.time_loss is not None:
-            data["time_loss"] = 1 - self.time_loss.winner  # the colour whose clock ran out
+        ending = self.ending
+        if ending is not None:
+            if ending.reason == END_TIME:
+                data["time_loss"] = 1 - ending.winner  # the colour whose clock ran out
+            else:
+                data["ending"] = [ending.winner, ending.black, ending.white, ending.reason]
         return data
 
     @classmethod
@@ -325,7 +344,14 @@ class Game:
                     raise ValueError("saved game has a time loss that cannot have happened")
                 game.clock.stop(now())
                 b = game.board
-                game.time_loss = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
+                game.ending = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
+            ending = data.get("ending")
+            if ending is not None:
+                winner, black, white, reason = ending
+                b = game.board
+                if game.is_over() or reason not in (END_RESIGN, END_AGREED) or black + white != b.count(BLACK) + b.count(WHITE) + b.empties():
+                    raise ValueError("saved game has an ending that cannot have happened")
+                game.end(Result(winner, black, white, reason))
         except (KeyError, TypeError, IndexError) as error:
             raise ValueError("saved game is incomplete: %r" % (error,))
         except (IllegalMoveError, NotationError) as error:

@@ -4,6 +4,8 @@ from othello.variant import BLACK, WHITE
 
 END_BOARD = "board"  # neither player could move
 END_TIME = "time"  # a player's clock ran out
+END_RESIGN = "resign"  # a player resigned (link play)
+END_AGREED = "agreed"  # both players agreed a draw (link play)
 
 
 class Result:
@@ -61,8 +63,8 @@ def board_result(black_discs, white_discs, empties, anti=False):
     return Result(winner, black, white)
 
 
-def time_loss_result(loser, black_discs, white_discs, empties):
-    """The result when `loser`'s clock runs out.
+def time_loss_result(loser, black_discs, white_discs, empties, reason=END_TIME):
+    """The result when `loser`'s clock runs out (or, with reason END_RESIGN, when `loser` resigns).
 
     If the loser had more discs on the board, it is recorded as 33-31 for the
     winner (scaled to the board's squares); otherwise the winner gets their
@@ -78,8 +80,14 @@ def time_loss_result(loser, black_discs, white_discs, empties):
         winner_score = discs[winner] + empties
         loser_score = discs[loser]
     if winner == BLACK:
-        return Result(BLACK, winner_score, loser_score, END_TIME)
-    return Result(WHITE, loser_score, winner_score, END_TIME)
+        return Result(BLACK, winner_score, loser_score, reason)
+    return Result(WHITE, loser_score, winner_score, reason)
+
+
+def agreed_draw_result(black_discs, white_discs, empties):
+    """A draw by agreement: the squares split evenly, as a drawn board is."""
+    total = black_discs + white_discs + empties
+    return Result(None, total // 2, total - total // 2, END_AGREED)
 
 
 def disc_difference(result, colour):

@@ -19,8 +19,8 @@ import sys
 from othello.compat import const, release_module
 from ui import gauge as gauge_module, gfx, keys, settings as settings_module
 from ui.font import wrap
-from ui.places import BATTERY_EMPTY, ERROR, GAME as GAME_SCREEN, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
-from ui.session import Rng, Session, rules_from_settings, variant_for
+from ui.places import BATTERY_EMPTY, ERROR, GAME as GAME_SCREEN, LINK, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
+from ui.session import MODE_LINK, Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
 
@@ -87,6 +87,7 @@ class App:
         if self.gauge is not None:
             self.gauge.update(now)  # the first frame shows the level (one reading never warns: see ui/gauge.py)
         self.battery_empty = False  # the cells ran out: the game is saved and the "Battery empty" screen stays
+        self.background = None  # called with the time at every service: link play's conversation (ui/linkplay.py)
         self.apply_contrast()
         self.push(self.make(TITLE))
         # main.py put this very picture on the glass: drawing it again would hold the menu back (docs/UI.md).
@@ -141,7 +142,7 @@ class App:
         if self.auto_off_due(now):
             self.switch_off()
             return
-        self.device.nap(_FRAME_MS)
+        self.device.nap(_FRAME_MS, deep=self.background is None)  # link play's UART must keep its clock
 
     def serviced_since(self, last, now):
         """For a screen's should_stop during a search: service the device if _SEARCH_POLL_MS have passed
@@ -172,6 +173,8 @@ class App:
                 self.rng.stir(now)
         self.check_idle(now)
         self.sounds.update(now)
+        if self.background is not None:
+            self.background(now)
 
     def redraw(self):
         if self.blank:
@@ -219,8 +222,15 @@ class App:
         self.move_to(MAIN_MENU)
 
     def show_game(self):
-        """The session's game screen alone (the menus' code is let go while a game is on)."""
-        self.move_to(GAME_SCREEN, self.session)
+        """The session's game screen alone (the menus' code is let go while a game is on); a linked game
+        goes back to link play."""
+        if self.session.mode == MODE_LINK:
+            if self.device.config.link is None:
+                self.notify("No link cable: board.json has no link section")
+            else:
+                self.move_to(LINK)
+        else:
+            self.move_to(GAME_SCREEN, self.session)
 
     def start_game(self, mode, start=None, variant=None, colour=None):
         """A new session in `mode` from the settings (or from the position `start` of `variant`, the person

@@ -24,9 +24,10 @@ SETUP = "setup"
 REVIEW = "review"
 PUZZLES = "puzzles"
 BATTERY_EMPTY = "battery empty"
+LINK = "link play"
 
 # Modules outside ui/ that only screens use: the app lets them go with the screens' (App.arrive).
-SCREEN_HELPERS = ("player.review", "player.puzzles")
+SCREEN_HELPERS = ("player.review", "player.puzzles", "link", "link.play", "link.protocol", "link.frames", "hw.link")
 
 PLACES = {
     TITLE: ("ui.screens", "TitleScreen"),
@@ -39,4 +40,5 @@ PLACES = {
     REVIEW: ("ui.review", "ReviewScreen"),
     PUZZLES: ("ui.puzzle", "puzzle_menu"),
     BATTERY_EMPTY: ("ui.gauge", "EmptyScreen"),
+    LINK: ("ui.linkplay", "LinkScreen"),
 }

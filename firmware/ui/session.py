@@ -19,7 +19,8 @@ from ui.store import GAME
 MODE_COMPUTER = "cpu"
 MODE_TWO = "two"
 MODE_DEMO = "demo"
-MODES = (MODE_COMPUTER, MODE_TWO, MODE_DEMO)
+MODE_LINK = "link"  # one human here, one on the linked device (link/play.py keeps the two sessions the same)
+MODES = (MODE_COMPUTER, MODE_TWO, MODE_DEMO, MODE_LINK)
 _VARIANT_KEYS = const(("size", "start", "first", "anti", "handicap", "handicap_to", "black_hole"))
 RULE_KEYS = _VARIANT_KEYS + ("random_hole", "clock", "position")
 
@@ -96,6 +97,10 @@ class Session:
         self.game = None
         self.black_player = match.black_player()
         self.recorded = False  # the finished game is in the match and the records
+        # Link play: this device's match player, the linked game's id, and how many games it has begun
+        self.me = 0
+        self.link_id = 0
+        self.serial = 0
 
     @classmethod
     def start(cls, settings, mode, now, rng, start=None, variant=None):
@@ -117,8 +122,21 @@ class Session:
         session.new_game(rng)
         return session
 
+    @classmethod
+    def linked(cls, settings, me, link_id, now):
+        """A linked session: the offering device's `settings` ("colour" is the offerer's), seen as match player `me`."""
+        target = {MATCH_GAMES: settings["games"], MATCH_RACE: settings["race"]}.get(settings["match"], 1)
+        session = cls(MODE_LINK, [None, None], Match(settings["match"], target, settings["colour"]), rules_from_settings(settings), now)
+        session.me = me
+        session.link_id = link_id
+        session.new_game(None)
+        return session
+
     def new_game(self, rng):
         """The next game of the match (a new match if this one is decided)."""
+        if self.mode == MODE_LINK:  # both devices draw the same black hole: from the game's id and number
+            rng = Rng(self.link_id * 251 + self.serial)
+            self.serial = (self.serial + 1) & 0xFF
         if self.match.is_over():
             old = self.match
             self.match = Match(old.mode, old.target, old.first_black)
@@ -143,6 +161,8 @@ class Session:
         level = self.level_of(colour)
         if level is not None:
             return "L%d" % level
+        if self.mode == MODE_LINK:
+            return self.player_label(self.player_of(colour))
         if self.mode == MODE_COMPUTER:
             return "You"
         return "P%d" % (self.player_of(colour) + 1)
@@ -154,6 +174,8 @@ class Session:
             return "You" if level is None else "CPU"
         if self.mode == MODE_TWO:
             return "P%d" % (player + 1)
+        if self.mode == MODE_LINK:
+            return "You" if player == self.me else "Link"
         return "L%d" % level
 
     # ----- take back and redo --------------------------------------------------------
@@ -190,7 +212,7 @@ class Session:
                 return True
 
     def can_take_back(self):
-        return not self.recorded and self.game.time_loss is None and any(self._by_human(m) for m in self.game.history)
+        return not self.recorded and self.game.ending is None and any(self._by_human(m) for m in self.game.history)
 
     # ----- the end of a game -------------------------------------------------------
 
@@ -225,6 +247,7 @@ class Session:
             "game": self.game.to_dict(),
             "black_player": self.black_player,
             "recorded": self.recorded,
+            "link": [self.me, self.link_id, self.serial],
         }
 
     @classmethod
@@ -249,6 +272,9 @@ class Session:
             session.game = Game.from_dict(data["game"], now)
             session.black_player = data["black_player"]
             session.recorded = bool(data["recorded"])
+            session.me, session.link_id, session.serial = data.get("link", (0, 0, 0))
+            if session.me not in (0, 1):
+                raise ValueError("bad link player")
             if session.black_player not in (0, 1):
                 raise ValueError("bad black player")
         except (KeyError, TypeError, IndexError) as error:

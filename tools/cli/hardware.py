@@ -53,6 +53,13 @@ def check_config(args):
                 "no battery gauge" if battery is None else "battery %s on GP%d (VSYS/%g, empty at %g V)%s"
                 % (battery.chemistry, battery.adc, battery.divider, battery.empty,
                    "" if battery.vbus is None else ", USB sensed on GP%d" % battery.vbus),
+                link_text(config.link),
             )
         )
     return status
+
+
+def link_text(link):
+    if link is None:
+        return "no link cable"
+    return "link on UART%d (TX GP%d, RX GP%d, %d baud)" % (link.uart_id, link.tx, link.rx, link.baudrate)

@@ -29,6 +29,8 @@ def build_parser():
     parser.add_argument("--battery", metavar="VOLTS", help="run from cells at VOLTS at VSYS (e.g. 2.6; default: no cells, "
                         "USB power); keys v and V lower and raise it by 0.05 V, u plugs and pulls the USB cable (docs/POWER.md)")
     parser.add_argument("--usb", action="store_true", help="with --battery: a USB cable gives power too")
+    parser.add_argument("--link", metavar="listen:PORT|connect:PORT", help="join this simulator's link cable to another "
+                        "simulator's on this machine (TCP on 127.0.0.1): one listens, the other connects (docs/LINK.md)")
     parser.add_argument("--pico", action="store_true", help="run MicroPython's own RP2040 build on an emulated Pico "
                         "(tools/device/pico_emulator.py; slower than real time) instead of --interpreter")
     return parser
@@ -55,13 +57,17 @@ def main(argv=None):
     try:
         battery = battery_volts(args.battery)
         if args.pico:
+            if args.link:
+                print("sim: --link joins simulated devices; the emulated Pico (--pico) has no link cable yet", file=sys.stderr)
+                return 2
             return run_pico(args, flash, battery)
         sim = SimulatedDevice(
             args.board,
             flash_dir=flash,
             interpreter=args.interpreter,
             app=args.app,
-            realtime=not args.headless,
+            # Linked simulators share the wall clock: in lockstep each would run its own virtual time.
+            realtime=not args.headless or bool(args.link),
             heap=args.heap,
             battery=battery,
             usb=args.usb or battery is None,
@@ -69,12 +75,23 @@ def main(argv=None):
     except (OSError, ValueError) as error:
         print("sim: %s" % error, file=sys.stderr)
         return 2
+    cable = None
     try:
+        if args.link:
+            from .cable import TcpCable
+
+            cable = TcpCable(args.link, sim.feed_link)
+            sim.link = cable.send
         return front_end(args, sim)
+    except ValueError as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 2
     except SimulatorError as error:
         print("sim: %s" % error, file=sys.stderr)
         return 1
     finally:
+        if cable is not None:
+            cable.close()
         sim.close()
 
 

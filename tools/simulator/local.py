@@ -50,6 +50,7 @@ class LocalBoard:
         self._cut_in = 0
         self.power_cut = False
         self.while_dormant = None
+        self.uart_sent = bytearray()  # what the firmware's UARTs sent, for a test to read (and clear)
         machine.attach(self)
         for name in self.hardware.buttons:  # the board's own pull resistors hold released buttons
             self.release(name)
@@ -76,6 +77,9 @@ class LocalBoard:
 
     def pwm(self, gpio, freq, duty):
         self.hardware.pwm(self.clock.elapsed, gpio, freq, duty)
+
+    def uart_write(self, tx, data):
+        self.uart_sent += data
 
     def reset(self):
         raise self._machine.DeviceReset()
@@ -108,6 +112,10 @@ class LocalBoard:
     def release(self, name):
         level = self.hardware.button_level(name, False)
         self._machine.set_external(self.hardware.buttons[name].pin, level)
+
+    def uart_receive(self, rx, data):
+        """Bytes arrive on GPIO `rx` (a UART's receive pin)."""
+        self._machine.uart_receive(rx, data)
 
     def advance(self, ms):
         self.clock.advance(ms)

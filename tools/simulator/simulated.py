@@ -172,6 +172,10 @@ class SimulatedDevice:
         self._recording = None
         self.frames = []  # images kept by record()
         self.frame_ms = 100
+        # The link cable's far end: called with the bytes the board config's link UART sends (on the
+        # thread that reads the firmware's output); feed_link() carries bytes the other way.
+        self.link = None
+        self._send_lock = threading.Lock()
 
     # --- power ---
 
@@ -297,8 +301,9 @@ class SimulatedDevice:
         if process is None or process.poll() is not None:
             return
         try:
-            process.stdin.write(line.encode() + b"\n")
-            process.stdin.flush()
+            with self._send_lock:  # the link cable's thread sends too (feed_link)
+                process.stdin.write(line.encode() + b"\n")
+                process.stdin.flush()
         except (BrokenPipeError, ValueError):
             pass  # the firmware process has ended; its end is in the event queue
 
@@ -333,7 +338,7 @@ class SimulatedDevice:
                 return
             words = bytes(buffer[1:end]).decode().split()
             payload = b""
-            if words[0] in ("I", "S"):
+            if words[0] in ("I", "S", "U"):
                 size = int(words[-1])
                 if len(buffer) < end + 1 + size:
                     return
@@ -350,6 +355,9 @@ class SimulatedDevice:
             hardware.i2c_write(int(words[1]), int(words[2]), int(words[3]), payload)
         elif kind == "S":
             hardware.spi_write(int(words[1]), int(words[2]), payload)
+        elif kind == "U":
+            if self.link is not None and self.config.link is not None and int(words[1]) == self.config.link.tx:
+                self.link(payload)
         elif kind == "O":
             hardware.output(int(words[1]), None if words[2] == "-" else int(words[2]))
         elif kind == "P":
@@ -464,6 +472,13 @@ class SimulatedDevice:
                 return False
             self.run_for(min(step_ms, deadline - self.now))
         return True
+
+    # --- the link cable ---
+
+    def feed_link(self, data):
+        """Bytes arrive on the link UART's RX pin (lost, as on a board, if the firmware has no UART there)."""
+        if data and self.config.link is not None:
+            self._send("B %d %s" % (self.config.link.rx, bytes(data).hex()))
 
     # --- buttons ---
 

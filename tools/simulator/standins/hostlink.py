@@ -5,6 +5,7 @@ go to stdout, each a RECORD byte, a header line and, for bus traffic, that
 many payload bytes; anything else on stdout is the firmware's own output:
     I scl sda address n   + n bytes   an I2C write the display acknowledged
     S sck mosi n          + n bytes   an SPI write
+    U tx n                + n bytes   a UART sent these bytes from GPIO tx
     O gpio level|-                    an output pin changed (D/C, CS, RES)
     P ms gpio freq duty               the PWM on a pin changed
     F ms op path                      a step that changes the flash
@@ -16,6 +17,7 @@ many payload bytes; anything else on stdout is the firmware's own output:
 Commands from the host, one line each on stdin:
     L gpio 0|1|-     the level the board drives on a pin (- lets go)
     A gpio mV        the voltage on an ADC pin, in millivolts
+    B gpio hex       these bytes (in hex) arrive on a UART's RX pin
     R ms             lockstep: run until virtual time ms
     C steps          cut the power at the steps-th flash step from now (0 disarms)
     Q                quit
@@ -24,6 +26,7 @@ the firmware waits for the host; in real time the clock is the host's and
 commands are picked up whenever the firmware reads the clock or sleeps.
 """
 
+import binascii
 import select
 import sys
 import time
@@ -101,6 +104,9 @@ class HostLink:
     def spi_write(self, sck, mosi, data):
         self.send("S %d %d %d" % (sck, mosi, len(data)), data)
 
+    def uart_write(self, tx, data):
+        self.send("U %d %d" % (tx, len(data)), data)
+
     def pwm(self, gpio, freq, duty):
         self.send("P %d %d %d %d" % (self.clock.elapsed, gpio, freq, duty))
 
@@ -140,6 +146,8 @@ class HostLink:
             machine.set_external(int(words[1]), None if words[2] == b"-" else int(words[2]))
         elif kind == b"A":
             machine.set_analog(int(words[1]), int(words[2]) / 1000)
+        elif kind == b"B":
+            machine.uart_receive(int(words[1]), binascii.unhexlify(words[2]))
         elif kind == b"R":
             self.clock.target = int(words[1])
         elif kind == b"C":

@@ -13,10 +13,11 @@ belongs to a *board* attached with attach(board) before the firmware starts:
 A board provides: clock (ticks_ms, ticks_diff, ticks_add, sleep_ms), files
 (the flash, for hw.storage), output(gpio, level or None), i2c_write(scl,
 sda, address, data) -> acknowledged, spi_write(sck, mosi, data) (data: the
-caller's own buffer, valid during the call only), pwm(gpio, freq, duty_u16),
-reset() and dormant(woken) (the crystal stopped: return once woken() says a
-wake pin has its level); it drives inputs back with set_external(), and the
-voltage on an ADC pin with set_analog().
+caller's own buffer, valid during the call only), uart_write(tx, data),
+pwm(gpio, freq, duty_u16), reset() and dormant(woken) (the crystal stopped:
+return once woken() says a wake pin has its level); it drives inputs back
+with set_external(), the voltage on an ADC pin with set_analog(), and bytes
+into a UART's RX pin with uart_receive().
 `host_platform` is what firmware/hw/device.py takes its clock and flash from.
 
 The chip's power, as the rp2 port (ports/rp2/modmachine.c) does it:
@@ -62,6 +63,7 @@ def attach(board):
     _board = board
     _gpios.clear()
     freq_reset()
+    _uarts.clear()
 
 
 def _the_board():
@@ -308,6 +310,77 @@ class SPI:
 
     def deinit(self):
         return None
+
+
+def _uart_role(pin):
+    return ((pin >> 2) ^ (pin >> 3)) & 1, ("tx", "rx", "cts", "rts")[pin & 3]
+
+
+_uarts = {}  # RX pin -> the UART listening on it
+
+
+def uart_receive(rx, data):
+    """Bytes arrive on GPIO `rx`: a UART listening there keeps what fits its receive buffer, as the rp2
+    port's does (the rest is lost); on a pin no UART listens on they are lost too."""
+    uart = _uarts.get(rx)
+    if uart is not None:
+        room = uart.rxbuf - len(uart.received)
+        uart.received += bytes(data[: max(0, room)])
+
+
+class UART:
+    """The RP2040's UART as the rp2 port drives it, bytes only: what write() sends goes to the board at
+    once (its timing is not modelled), what the board sends waits in the receive buffer for read()."""
+
+    _DEFAULT_PINS = {0: (0, 1), 1: (4, 5)}  # (tx, rx) of the Pico
+
+    def __init__(self, id, baudrate=115200, bits=8, parity=None, stop=1, **options):
+        if id not in (0, 1):
+            raise ValueError("UART(%s) doesn't exist" % (id,))
+        self.id = id
+        self.tx, self.rx = self._DEFAULT_PINS[id]
+        self.rxbuf = 256
+        self.received = bytearray()
+        self.init(baudrate, bits, parity, stop, **options)
+
+    def init(self, baudrate=115200, bits=8, parity=None, stop=1, *, tx=None, rx=None, txbuf=None, rxbuf=None,
+             timeout=0, timeout_char=0, invert=0, flow=0, cts=None, rts=None):
+        if bits not in (5, 6, 7, 8) or parity not in (None, 0, 1) or stop not in (1, 2):
+            raise ValueError("invalid UART framing")
+        tx = self.tx if tx is None else _pin_number(tx)
+        rx = self.rx if rx is None else _pin_number(rx)
+        _check_function(self.id, "tx", tx, _uart_role)
+        _check_function(self.id, "rx", rx, _uart_role)
+        _the_board()
+        if _uarts.get(self.rx) is self:
+            del _uarts[self.rx]
+        self.tx, self.rx = tx, rx
+        self.baudrate = baudrate
+        if rxbuf is not None:
+            self.rxbuf = max(32, rxbuf)
+        _uarts[rx] = self
+
+    def any(self):
+        return len(self.received)
+
+    def read(self, nbytes=None):
+        if not self.received:
+            return None  # timeout 0: nothing waiting
+        count = len(self.received) if nbytes is None else min(nbytes, len(self.received))
+        data = bytes(self.received[:count])
+        self.received = self.received[count:]
+        return data
+
+    def write(self, buf):
+        data = bytes(buf)
+        if data:
+            _the_board().uart_write(self.tx, data)
+        return len(data)
+
+    def deinit(self):
+        if _uarts.get(self.rx) is self:
+            del _uarts[self.rx]
+        self.received = bytearray()
 
 
 class PWM:
