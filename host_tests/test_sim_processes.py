@@ -309,7 +309,7 @@ def test_damaged_records_say_so_once(tmp_path):
     flash = tmp_path / "flash"
     (flash / "data").mkdir(parents=True)
     (flash / "data" / "records.json").write_text('[{"x":')
-    done = _headless(tmp_path, 'settle 500\npress a\npress down 8\npress a\nuntil "records.json damaged"\nuntil "No games to show."\n', flash)
+    done = _headless(tmp_path, 'settle 500\npress a\npress down 9\npress a\nuntil "records.json damaged"\nuntil "No games to show."\n', flash)
     assert done.returncode == 0, done.stderr
 
 

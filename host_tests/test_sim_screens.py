@@ -44,7 +44,7 @@ def test_the_records_give_the_result_for_the_player(tmp_path):
         {"v": anti, "s": None, "t": "f5d6", "r": [None, 32, 32, 0], "p": ["P1", "P2"]},
         {"v": anti, "s": None, "t": "f5d6", "r": [1, 40, 24, 0], "p": ["P1", "P2"]},
     ]
-    script = 'until "Two players"\npress down 8\npress a\n'
+    script = 'until "Two players"\npress down 9\npress a\n'
     script += "".join('until "%s"\n' % text for text in ("lost 27-9", "lost 44-20", "draw 32-32", "P2 24-40"))
     _headless(tmp_path, script, {"records.json": records})
 

@@ -113,8 +113,8 @@ def run(args, parser):
         pico.power_on()
         pico.run_for(3000)  # the main menu is ready 1.5 s after power-up
         starts = [pico.now]
-        # Computer demo (the third item without a saved game); its levels start at 1 and 3, cycling 1-8.
-        steps = (("down", 2), ("a", 1), ("left", (1 - args.level) % 8), ("down", 1), ("left", (3 - args.level) % 8),
+        # Computer demo (the fourth item without a saved game); its levels start at 1 and 3, cycling 1-8.
+        steps = (("down", 3), ("a", 1), ("left", (1 - args.level) % 8), ("down", 1), ("left", (3 - args.level) % 8),
                  ("down", 1), ("a", 1))
         for name, count in steps:
             for _ in range(count):
