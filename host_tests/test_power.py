@@ -123,6 +123,7 @@ def test_auto_off_saves_the_game_then_sleeps_and_a_key_wakes_the_same_screen():
     played = len(game.history)
     driver.press("right")
     cursor = driver.screen.cursor
+    driver.wait(4500)  # the gauge reads every 4 s (ui/app.py): the picture shows the cells, as after the wake
     picture = driver.rows()
     seen = {}
 
@@ -185,7 +186,7 @@ def test_auto_off_can_be_switched_off():
 
 
 def test_a_replay_log_carries_the_clock_of_each_move_and_the_budgets_follow_it(tmp_path):
-    import replay
+    from device import replay
 
     position = "-" * 27 + "OX------XO" + "-" * 27 + " X"
     squares, side = position.split()
