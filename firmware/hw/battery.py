@@ -5,7 +5,7 @@ from machine import ADC, Pin
 from othello.compat import const
 
 _SAMPLES = const(8)  # readings averaged: the RP2040's ADC wanders by a few steps (its noise and DNL)
-_ADC_REFERENCE_V = 3.3  # the Pico's ADC reference is its 3.3 V rail
+_ADC_REFERENCE_MV = const(3300)  # the Pico's ADC reference is its 3.3 V rail
 _FULL_SCALE = const(65535)  # read_u16's top
 
 
@@ -15,7 +15,7 @@ class Battery:
     def __init__(self, spec):
         self.spec = spec  # the config's BatterySpec: the chemistry's voltages, for the gauge
         self.adc = ADC(Pin(spec.adc))
-        self.volts_per_count = spec.divider * _ADC_REFERENCE_V / _FULL_SCALE / _SAMPLES
+        self.volts_per_count = spec.divider * _ADC_REFERENCE_MV / 1000 / _FULL_SCALE / _SAMPLES
         # The Pico's VBUS sense (GP24) is driven by a divider from VBUS: no pull, or it would skew the level.
         self.vbus = None if spec.vbus is None else Pin(spec.vbus, Pin.IN, None)
 

@@ -336,24 +336,23 @@ def _buzzer(check, data):
 # curve). "low" gives the one warning, at 11-15% on the curve; at "empty" the game is saved and the
 # device stops (docs/POWER.md says why each voltage is where it is). A curve is (fraction of the way from empty to full, percent left)
 # points, so a config's own full and empty voltages stretch it.
-_ALKALINE = ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))
-_NIMH = ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))
-_LIPO = ((0.0, 0), (0.2, 8), (0.45, 40), (0.65, 68), (0.85, 90), (1.0, 100))
 CHEMISTRIES = {
-    "alkaline_2aa": (2.95, 2.2, 2.0, _ALKALINE),
-    "nimh_2aa": (2.5, 2.1, 2.0, _NIMH),
-    "alkaline_3aaa": (4.55, 3.15, 2.75, _ALKALINE),
-    "nimh_3aaa": (3.95, 3.1, 2.9, _NIMH),
-    "lipo": (3.95, 3.27, 3.05, _LIPO),
+    "alkaline_2aa": (2.95, 2.2, 2.0, ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))),
+    "nimh_2aa": (2.5, 2.1, 2.0, ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))),
+    "alkaline_3aaa": (4.55, 3.15, 2.75, ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))),
+    "nimh_3aaa": (3.95, 3.1, 2.9, ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))),
+    "lipo": (3.95, 3.27, 3.05, ((0.0, 0), (0.2, 8), (0.45, 40), (0.65, 68), (0.85, 90), (1.0, 100))),
 }
-ADC_PINS = const((26, 27, 28, 29))
-ADC_RANGE_V = 3.3  # the ADC's reference on the Pico: its 3.3 V rail
-VSYS_PIN = const(29)  # on the Pico board, VSYS/3 through its own 200k/100k divider
-VSYS_DIVIDER = 3
-VBUS_PIN = const(24)  # on the Pico board, high while USB gives power
+# Module names here are interned for the whole session (hw.boot() lets this module go, not its names):
+# the constants below are const() and private, which leaves no name behind.
+_ADC_PINS = const((26, 27, 28, 29))
+_ADC_RANGE_MV = const(3300)  # the ADC's reference on the Pico: its 3.3 V rail
+_VSYS_PIN = const(29)  # on the Pico board, VSYS/3 through its own 200k/100k divider
+_VSYS_DIVIDER = const(3)
+_VBUS_PIN = const(24)  # on the Pico board, high while USB gives power
 _DIVIDER_RANGE = const((1, 20))  # above 20, a full cell is a few dozen ADC steps: no gauge
 # The Pico's regulator (RT6150) needs 1.8 V at VSYS: below that nothing runs, so nothing can save first.
-REGULATOR_MIN_V = 1.8
+_REGULATOR_MIN_MV = const(1800)
 _CELL_RANGE_V = const((1.0, 6.0))
 
 
@@ -362,8 +361,8 @@ def _divider(check, section, adc):
     field = "battery.divider"
     value = section.get("divider")
     if value is None:
-        if adc == VSYS_PIN:
-            return VSYS_DIVIDER
+        if adc == _VSYS_PIN:
+            return _VSYS_DIVIDER
         check.fail(field, "missing (the ratio, e.g. 2 for two equal resistors, or {\"top\": ohms, \"bottom\": ohms})")
         return None
     if isinstance(value, dict):
@@ -383,16 +382,12 @@ def _divider(check, section, adc):
         ratio = value
     low, high = _DIVIDER_RANGE
     if not low <= ratio <= high:
-        check.fail(field, "a ratio of %s cannot be right (a divider gives %d to %d: VSYS over the ADC pin's voltage)" % (_round(ratio), low, high))
+        check.fail(field, "a ratio of %.3g cannot be right (a divider gives %d to %d: VSYS over the ADC pin's voltage)" % (ratio, low, high))
         return None
-    if adc == VSYS_PIN and abs(ratio - VSYS_DIVIDER) > 0.01:
-        check.fail(field, "%s, but GP29 reads VSYS through the Pico's own 200k/100k divider: 3" % _round(ratio))
+    if adc == _VSYS_PIN and abs(ratio - _VSYS_DIVIDER) > 0.01:
+        check.fail(field, "%.3g, but GP29 reads VSYS through the Pico's own 200k/100k divider: 3" % ratio)
         return None
     return ratio
-
-
-def _round(value):
-    return "%.3g" % value
 
 
 def _battery(check, data):
@@ -401,8 +396,8 @@ def _battery(check, data):
     if section is None:
         return None
     check.known_keys(section, field, ("adc", "divider", "chemistry", "full", "low", "empty", "vbus"))
-    adc = check.pin(section, "adc", "battery.adc", board_pin=VSYS_PIN)
-    if adc is not None and adc not in ADC_PINS:
+    adc = check.pin(section, "adc", "battery.adc", board_pin=_VSYS_PIN)
+    if adc is not None and adc not in _ADC_PINS:
         check.fail("battery.adc", "GP%d is not an ADC pin (the RP2040's ADC is on GP26, GP27, GP28 and GP29)" % adc)
         adc = None
     ratio = _divider(check, section, adc)
@@ -415,17 +410,18 @@ def _battery(check, data):
         volts = check.number(section, key, "battery." + key, _CELL_RANGE_V[0], _CELL_RANGE_V[1], default, " V")
         voltages.append((key, volts))
     empty, low, full = (volts for _, volts in voltages)
-    if empty is not None and empty < REGULATOR_MIN_V:
-        check.fail("battery.empty", "%s V is below the %s V the Pico's regulator needs: the game could not be saved in time" % (_round(empty), REGULATOR_MIN_V))
+    if empty is not None and empty * 1000 < _REGULATOR_MIN_MV:
+        check.fail("battery.empty", "%.3g V is below the %.3g V the Pico's regulator needs: the game could not be saved in time" % (empty, _REGULATOR_MIN_MV / 1000))
     if None not in (empty, low, full):
         if not empty < low:
-            check.fail("battery.low", "%s V must be above battery.empty (%s V)" % (_round(low), _round(empty)))
+            check.fail("battery.low", "%.3g V must be above battery.empty (%.3g V)" % (low, empty))
         if not low < full:
-            check.fail("battery.full", "%s V must be above battery.low (%s V)" % (_round(full), _round(low)))
-    if None not in (full, ratio, adc) and full / ratio > ADC_RANGE_V:
-        check.fail("battery.divider", "%s puts a full battery (%s V) at %s V on GP%d, above the ADC's %s V: use at least %s"
-                   % (_round(ratio), _round(full), _round(full / ratio), adc, ADC_RANGE_V, _round(full / ADC_RANGE_V)))
-    vbus = check.pin(section, "vbus", "battery.vbus", required=False, board_pin=VBUS_PIN)
+            check.fail("battery.full", "%.3g V must be above battery.low (%.3g V)" % (full, low))
+    top = _ADC_RANGE_MV / 1000
+    if None not in (full, ratio, adc) and full / ratio > top:
+        check.fail("battery.divider", "%.3g puts a full battery (%.3g V) at %.3g V on GP%d, above the ADC's %.3g V: use at least %.3g"
+                   % (ratio, full, full / ratio, adc, top, full / top))
+    vbus = check.pin(section, "vbus", "battery.vbus", required=False, board_pin=_VBUS_PIN)
     if check.errors or None in (adc, ratio, chemistry, full, low, empty):
         return None
     return BatterySpec(adc, ratio, chemistry, full, low, empty, curve, vbus)

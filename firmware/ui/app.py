@@ -17,8 +17,9 @@ import gc
 import sys
 
 from othello.compat import const, release_module
-from ui import gauge as gauge_module, gfx, keys, settings as settings_module
+from ui import gfx, keys, settings as settings_module
 from ui.font import wrap
+from ui.gauge import EMPTY, LOW, Gauge
 from ui.places import BATTERY_EMPTY, ERROR, GAME as GAME_SCREEN, LINK, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
 from ui.session import MODE_LINK, Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
@@ -83,7 +84,7 @@ class App:
         self.failures = 0
         battery = device.battery
         # the battery gauge (ui/gauge.py), or None on a board without one
-        self.gauge = None if battery is None else gauge_module.Gauge(battery.spec, battery.read, self.ticks_diff, self.ticks_add)
+        self.gauge = None if battery is None else Gauge(battery.spec, battery.read, self.ticks_diff, self.ticks_add)
         if self.gauge is not None:
             self.gauge.update(now)  # the first frame shows the level (one reading never warns: see ui/gauge.py)
         self.battery_empty = False  # the cells ran out: the game is saved and the "Battery empty" screen stays
@@ -314,9 +315,9 @@ class App:
             self.dirty = True
         if self.battery_empty:
             return
-        if event == gauge_module.EMPTY:
+        if event == EMPTY:
             self.stop_for_battery()
-        elif event == gauge_module.LOW:
+        elif event == LOW:
             self.notify("Battery low: fit fresh cells soon")
 
     def stop_for_battery(self):

@@ -20,21 +20,21 @@ UNKNOWN = -2  # no plausible reading yet: shown as "?", never a warning
 LOW = 1
 EMPTY = 2
 
-READ_EVERY_MS = 4000  # the ADC is read between frames this often (never during a search)
+_READ_EVERY_MS = const(4000)  # the ADC is read between frames this often (never during a search)
 _CONFIRM_MS = const(500)  # a reading past a threshold is checked again this soon, before it counts
 _CONFIRMATIONS = const(2)  # readings in a row past a threshold: a single dip (the buzzer, a flash write) is not one
-_REARM_V = 0.15  # the warning comes again only after the cells recovered this far above "low" (fresh cells)
+_REARM_MV = const(150)  # the warning comes again only after the cells recovered this far above "low" (fresh cells)
 # The Pico's regulator runs from 1.8 V to 5.5 V at VSYS: a running Pico cannot read less than the first,
 # and more than the second would have destroyed it. Past either, the reading is wrong, not the battery.
-PLAUSIBLE_V = (1.5, 5.5)
-_ABOVE_FULL_V = 0.6  # cells cannot give more than full by this much: such a reading is wrong too
+_PLAUSIBLE_V = const((1.5, 5.5))
+_ABOVE_FULL_MV = const(600)  # cells cannot give more than full by this much: such a reading is wrong too
 
 _BODY_W = const(9)  # the battery picture: a 9 x 7 outline, a 2 x 3 terminal, 7 x 5 inside
 _PICTURE_W = const(11)
 # "USB" and "?" in letters 3 x 5, as column bytes (bit 0 on top): as wide and high as the battery picture,
 # so they sit beside a title or the thinking indicator without reading as part of it.
-_USB = b"\x1f\x10\x1f\x00\x17\x15\x1d\x00\x1f\x15\x0a"
-_QUERY = b"\x01\x15\x02"
+_USB = const(b"\x1f\x10\x1f\x00\x17\x15\x1d\x00\x1f\x15\x0a")
+_QUERY = const(b"\x01\x15\x02")
 
 
 class Gauge:
@@ -61,20 +61,20 @@ class Gauge:
         EMPTY while they are empty, else None. Neither comes from a reading that is not plausible."""
         volts, usb = self.read()
         self.volts = volts
-        wait = READ_EVERY_MS
+        wait = _READ_EVERY_MS
         event = None
         if usb:
             self.level = USB
             self.below_low = self.below_empty = 0
             self.warned = False  # on USB the cells are no concern; unplugged and low, they warn again
-        elif volts is None or not PLAUSIBLE_V[0] <= volts <= PLAUSIBLE_V[1] or volts > self.full + _ABOVE_FULL_V:
+        elif volts is None or not _PLAUSIBLE_V[0] <= volts <= _PLAUSIBLE_V[1] or volts > self.full + _ABOVE_FULL_MV / 1000:
             self.level = UNKNOWN
             self.below_low = self.below_empty = 0
         else:
             self.level = self.percent(volts)
             self.below_empty = self.below_empty + 1 if volts <= self.empty else 0
             self.below_low = self.below_low + 1 if volts <= self.low else 0
-            if volts >= self.low + _REARM_V:
+            if volts >= self.low + _REARM_MV / 1000:
                 self.warned = False
             if self.below_empty >= _CONFIRMATIONS:
                 event = EMPTY
