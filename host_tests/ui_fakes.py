@@ -209,7 +209,9 @@ class FakeDevice:
     def sleep_ms(self, ms):
         self.now += ms
 
-    nap = sleep_ms
+    def nap(self, ms, deep=True):
+        """As Device.nap: the fake never sleeps deeper than sleep_ms."""
+        self.now += ms
 
     def full_speed(self):
         pass

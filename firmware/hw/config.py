@@ -52,7 +52,7 @@ _I2C_ADDRESSES = const((0x3C, 0x3D))
 SPI_MAX_BAUDRATE = {"ssd1306": 10000000, "sh1106": 4000000}
 _I2C_FREQ_RANGE = const((10000, 1000000))
 _SPI_MIN_BAUDRATE = const(100000)
-LINK_BAUDRATE = 19200  # ample for a game's messages, and 500 ms of them fit the UART's receive buffer
+_LINK_BAUDRATE = const(19200)  # ample for a game's messages, and 500 ms of them fit the UART's receive buffer
 _LINK_BAUDRATE_RANGE = const((1200, 921600))
 GPIO_COUNT = 30
 # GPIOs of the RP2040 that the Pico board keeps for itself (the Pico W uses
@@ -220,9 +220,9 @@ def _i2c_address(check, data, field):
     return value
 
 
-def _check_bus_pins(check, field, pins, role_of, bus_name, given_id, id_key="id"):
+def _check_bus_pins(check, field, pins, role_of, bus_name, given_id, key="id"):
     """The common bus id of `pins` ({role: gpio}), reporting pins on the wrong function or bus."""
-    bus_id, decided_by = given_id, "%s.%s" % (field, id_key)
+    bus_id, decided_by = given_id, "%s.%s" % (field, key)
     for role in sorted(pins):
         pin = pins[role]
         if pin is None:
@@ -336,13 +336,15 @@ def _buzzer(check, data):
 # curve). "low" gives the one warning, at 11-15% on the curve; at "empty" the game is saved and the
 # device stops (docs/POWER.md says why each voltage is where it is). A curve is (fraction of the way from empty to full, percent left)
 # points, so a config's own full and empty voltages stretch it.
-CHEMISTRIES = {
-    "alkaline_2aa": (2.95, 2.2, 2.0, ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))),
-    "nimh_2aa": (2.5, 2.1, 2.0, ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))),
-    "alkaline_3aaa": (4.55, 3.15, 2.75, ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))),
-    "nimh_3aaa": (3.95, 3.1, 2.9, ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))),
-    "lipo": (3.95, 3.27, 3.05, ((0.0, 0), (0.2, 8), (0.45, 40), (0.65, 68), (0.85, 90), (1.0, 100))),
-}
+# The names are split from one string: each written as a string of 10 characters or fewer would be
+# interned for the whole session.
+CHEMISTRIES = dict(zip("alkaline_2aa nimh_2aa alkaline_3aaa nimh_3aaa lipo".split(), (
+    (2.95, 2.2, 2.0, ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))),
+    (2.5, 2.1, 2.0, ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))),
+    (4.55, 3.15, 2.75, ((0.0, 0), (0.15, 5), (0.4, 30), (0.7, 70), (0.9, 92), (1.0, 100))),
+    (3.95, 3.1, 2.9, ((0.0, 0), (0.15, 8), (0.3, 30), (0.6, 80), (0.85, 95), (1.0, 100))),
+    (3.95, 3.27, 3.05, ((0.0, 0), (0.2, 8), (0.45, 40), (0.65, 68), (0.85, 90), (1.0, 100))),
+)))
 # Module names here are interned for the whole session (hw.boot() lets this module go, not its names):
 # the constants below are const() and private, which leaves no name behind.
 _ADC_PINS = const((26, 27, 28, 29))
@@ -367,11 +369,12 @@ def _divider(check, section, adc):
         return None
     if isinstance(value, dict):
         check.known_keys(value, field, ("top", "bottom"))
-        top = check.number(value, "top", field + ".top", 0, 10000000, unit=" ohms")
-        bottom = check.number(value, "bottom", field + ".bottom", 1, 10000000, unit=" ohms")
-        for key, ohms in (("top", top), ("bottom", bottom)):
-            if value.get(key) is None:
-                check.fail(field + "." + key, "missing (the resistor to %s, in ohms)" % ("VSYS" if key == "top" else "GND"))
+        top = check.number(value, "top", "battery.divider.top", 0, 10000000, unit=" ohms")
+        bottom = check.number(value, "bottom", "battery.divider.bottom", 1, 10000000, unit=" ohms")
+        if value.get("top") is None:
+            check.fail("battery.divider.top", "missing (the resistor to VSYS, in ohms)")
+        if value.get("bottom") is None:
+            check.fail("battery.divider.bottom", "missing (the resistor to GND, in ohms)")
         if top is None or bottom is None:
             return None
         ratio = (top + bottom) / bottom
@@ -406,10 +409,9 @@ def _battery(check, data):
     if chemistry is not None:
         full, low, empty, curve = CHEMISTRIES[chemistry]
     voltages = []
-    for key, default in (("empty", empty), ("low", low), ("full", full)):
-        volts = check.number(section, key, "battery." + key, _CELL_RANGE_V[0], _CELL_RANGE_V[1], default, " V")
-        voltages.append((key, volts))
-    empty, low, full = (volts for _, volts in voltages)
+    for key, field, default in (("empty", "battery.empty", empty), ("low", "battery.low", low), ("full", "battery.full", full)):
+        voltages.append(check.number(section, key, field, _CELL_RANGE_V[0], _CELL_RANGE_V[1], default, " V"))
+    empty, low, full = voltages
     if empty is not None and empty * 1000 < _REGULATOR_MIN_MV:
         check.fail("battery.empty", "%.3g V is below the %.3g V the Pico's regulator needs: the game could not be saved in time" % (empty, _REGULATOR_MIN_MV / 1000))
     if None not in (empty, low, full):
@@ -432,10 +434,13 @@ def _link(check, data):
     if section is None:
         return None
     check.known_keys(section, "link", ("uart", "tx", "rx", "baudrate"))
-    given_id = check.integer(section, "uart", "link.uart", 0, 1, default=-1)
-    pins = {"tx": check.pin(section, "tx", "link.tx"), "rx": check.pin(section, "rx", "link.rx")}
+    # The fields' names built here: written out, "link.uart", "link.tx" and "link.rx" would be interned.
+    given_id = check.integer(section, "uart", "link." + "uart", 0, 1, default=-1)
+    pins = {}
+    for role in ("tx", "rx"):
+        pins[role] = check.pin(section, role, "link." + role)
     uart_id = _check_bus_pins(check, "link", pins, uart_role, "UART", None if given_id in (-1, None) else given_id, "uart")
-    baudrate = check.integer(section, "baudrate", "link.baudrate", _LINK_BAUDRATE_RANGE[0], _LINK_BAUDRATE_RANGE[1], default=LINK_BAUDRATE, unit=" baud")
+    baudrate = check.integer(section, "baudrate", "link.baudrate", _LINK_BAUDRATE_RANGE[0], _LINK_BAUDRATE_RANGE[1], default=_LINK_BAUDRATE, unit=" baud")
     if None in (uart_id, pins["tx"], pins["rx"], baudrate):
         return None
     return LinkSpec(uart_id, pins["tx"], pins["rx"], baudrate)

@@ -11,7 +11,7 @@ from hw.display import Display, I2CLink, SPILink
 from hw.power import Power
 from hw.sound import Sound
 from hw.storage import Storage
-from othello.compat import release_module
+from othello.compat import const, release_module
 
 try:
     # Only the simulator's stand-in machine module has it: virtual time and the flash directory.
@@ -20,7 +20,7 @@ except ImportError:
     host_platform = None
 
 _PULLS = {"up": Pin.PULL_UP, "down": Pin.PULL_DOWN, "none": None}
-_VBUS_SENSE = 24  # the Pico senses USB power here (high: VBUS present), unless the battery section says
+_VBUS_SENSE = const(24)  # the Pico senses USB power here (high: VBUS present), unless the battery section says
 
 
 
@@ -43,7 +43,7 @@ class Device:
         self.ticks_add = clock.ticks_add
         self.sleep_ms = clock.sleep_ms
         self.power = power
-        self.search_mhz = power.search_clock_mhz()  # the clock full_speed() gives: the player's budgets follow it
+        self.search_mhz = power.search_mhz  # the clock full_speed() gives: the player's budgets follow it
 
     def nap(self, ms, deep=True):
         """Wait `ms` between two polls of the buttons, the chip asleep when it may be (hw/power.py). Not

@@ -58,13 +58,13 @@ class Power:
     def __init__(self, machine, clock, search_mhz, buttons, usb_sense=None, retime=None):
         self.machine = machine
         self.clock = clock
-        self.search_mhz = search_mhz
         self.base_hz = machine.freq()
+        # The clock a search runs at (what the player's budgets follow): never below the base clock.
+        self.search_mhz = max(search_mhz, self.base_hz // 1000000)
         self.buttons = buttons
         self.usb_sense = usb_sense
-        self.retime = retime
-        self.fast = False
-        self._vreg_before = None
+        self.retime = retime or (lambda: None)
+        self.fast = None  # at the search clock: the VREG register as it was before, for base_speed()
 
     def on_usb(self):
         """Whether USB powers the board (then naps keep USB and the REPL alive)."""
@@ -72,11 +72,10 @@ class Power:
 
     def full_speed(self):
         """The search clock, the core voltage raised first when it needs more than the default."""
-        if self.fast or self.search_mhz * 1000000 <= self.base_hz:
+        if self.fast is not None or self.search_mhz * 1000000 <= self.base_hz:
             return
         mem32 = self.machine.mem32
         vreg = mem32[_VREG]
-        self._vreg_before = vreg
         if (vreg & _VSEL_MASK) >> _VSEL_SHIFT < _VSEL_FAST:
             mem32[_VREG] = (vreg & ~_VSEL_MASK) | (_VSEL_FAST << _VSEL_SHIFT)
             for _ in range(10):  # the regulator settles in microseconds; ROK says so
@@ -84,27 +83,21 @@ class Power:
                     break
                 self.clock.sleep_ms(1)
         self.machine.freq(self.search_mhz * 1000000)
-        self.fast = True
-        self._retime()
+        self.fast = vreg
+        self.retime()
 
     def base_speed(self):
         """Back to the base clock, then the voltage as it was."""
-        if not self.fast:
+        if self.fast is None:
             return
         self.machine.freq(self.base_hz, self.base_hz)  # clk_peri = clk_sys, as at power-up and after lightsleep
-        self.fast = False
-        if self._vreg_before is not None:
-            self.machine.mem32[_VREG] = self._vreg_before
-            self._vreg_before = None
-        self._retime()
-
-    def search_clock_mhz(self):
-        """The clock a search runs at (what the player's budgets follow)."""
-        return max(self.search_mhz, self.base_hz // 1000000)
+        self.machine.mem32[_VREG] = self.fast
+        self.fast = None
+        self.retime()
 
     def nap(self, ms):
         """Sleep `ms` between two polls of the buttons; True when the GPIO clock stopped (lightsleep)."""
-        if ms <= 1 or self.fast or self.on_usb():
+        if ms <= 1 or self.fast is not None or self.on_usb():
             self.clock.sleep_ms(ms)
             return False
         self.machine.lightsleep(ms)  # back at the power-up clocks, which the bus was opened for
@@ -137,8 +130,4 @@ class Power:
                 for index in range(4):
                     mem32[_IO_BANK0_DORMANT_WAKE_INTE0 + 4 * index] = 0
         return self.any_pressed()
-
-    def _retime(self):
-        if self.retime is not None:
-            self.retime()
 

@@ -21,10 +21,11 @@ common game it names the device that offers: the one that opened Link play
 first. docs/LINK.md has every message's bytes.
 """
 
+from othello.board import IllegalMoveError
 from othello.compat import const
-from othello.scoring import END_AGREED, END_BOARD, END_RESIGN, END_TIME, Result
+from othello.scoring import END_AGREED, END_BOARD, END_RESIGN, END_TIME, Result, time_loss_result
 from othello.match import MODES as MATCH_MODES
-from othello.variant import STARTS
+from othello.variant import BLACK, STARTS, WHITE
 from link import protocol as transport
 
 SYNC = const(0x10)
@@ -171,12 +172,12 @@ class LinkPlay:
             self.peer_end(payload[3:])
         elif kind == DRAW:
             if self.asked_draw:  # both offered: that is agreement
-                self.end_game(self.session.game.agree_draw)
+                self.end_game(agree_draw, self.session.game)
             else:
                 self.peer_draw = True
         elif kind == DRAW_ANSWER:
             if self.asked_draw and payload[3] and not session.game.is_over():
-                self.end_game(session.game.agree_draw)
+                self.end_game(agree_draw, session.game)
             self.asked_draw = False
         elif kind == NEXT:
             if session.game.is_over():
@@ -358,7 +359,7 @@ class LinkPlay:
         self.changed = True
 
     def resign(self):
-        self.end_game(self.session.game.resign, self.my_colour())
+        self.end_game(resign, self.session.game, self.my_colour())
         self.send_game(END, ending_code(self.session))
 
     def time_up(self):
@@ -388,7 +389,7 @@ class LinkPlay:
         self.peer_draw = False
         self.send_game(DRAW_ANSWER, 1 if accept else 0)
         if accept:
-            self.end_game(self.session.game.agree_draw)
+            self.end_game(agree_draw, self.session.game)
 
     def end_game(self, ending, *arguments):
         if not self.session.game.is_over():
@@ -439,18 +440,40 @@ def ending_code(session):
     return 1 + _REASONS.index(ending.reason) * 3 + (2 if ending.winner is None else ending.winner)
 
 
+# The endings only link play has, kept out of othello.game (loaded for every game) so that their names are
+# interned only in link play (docs/MEMORY.md, "Interned names").
+def resign(game, colour):
+    """`colour` gives up: scored as a loss on time (RULES.md, Clock)."""
+    _check_running(game)
+    b = game.board
+    game.end(time_loss_result(colour, b.count(BLACK), b.count(WHITE), b.empties(), END_RESIGN))
+
+
+def agree_draw(game):
+    """A draw by agreement: the squares split evenly, as a drawn board is."""
+    _check_running(game)
+    b = game.board
+    total = b.count(BLACK) + b.count(WHITE) + b.empties()
+    game.end(Result(None, total // 2, total - total // 2, END_AGREED))
+
+
+def _check_running(game):
+    if game.is_over():
+        raise IllegalMoveError("the game is over")
+
+
 def apply_ending(game, code):
     reason = _REASONS[(code - 1) // 3]
     winner = (code - 1) % 3
     if reason == END_AGREED:
-        game.agree_draw()
+        agree_draw(game)
     elif reason == END_TIME:
         game.check_time()
         if game.ending is None:  # this device's clock is a little behind: the other's judgement stands
-            game.resign(1 - winner)
+            resign(game, 1 - winner)
             game.ending.reason = END_TIME
     else:
-        game.resign(1 - winner)
+        resign(game, 1 - winner)
 
 
 def _result_bytes(match):

@@ -7,7 +7,7 @@ transcripts, as RULES.md says; loading a transcript puts them back.
 from othello.board import PASS, Board, IllegalMoveError, Move
 from othello.compat import ticks_diff, ticks_ms
 from othello.notation import NotationError, format_transcript, split_transcript
-from othello.scoring import END_AGREED, END_RESIGN, END_TIME, Result, agreed_draw_result, time_loss_result
+from othello.scoring import END_AGREED, END_RESIGN, END_TIME, Result, time_loss_result
 from othello.variant import BLACK, WHITE
 
 
@@ -216,17 +216,8 @@ class Game:
             self.ending = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
         return loser
 
-    def resign(self, colour):
-        """`colour` gives up: scored as a loss on time (RULES.md, Clock)."""
-        self._check_running()
-        self.end(time_loss_result(colour, self.board.count(BLACK), self.board.count(WHITE), self.board.empties(), END_RESIGN))
-
-    def agree_draw(self):
-        self._check_running()
-        self.end(agreed_draw_result(self.board.count(BLACK), self.board.count(WHITE), self.board.empties()))
-
     def end(self, result):
-        """End the game with `result` (a resignation or a draw, as the linked devices agreed)."""
+        """End the game with `result` (a resignation or a draw, as the linked devices agreed: link/play.py)."""
         if self.clock is not None:
             self.clock.stop(self.now())
         self.ending = result

@@ -84,12 +84,6 @@ def time_loss_result(loser, black_discs, white_discs, empties, reason=END_TIME):
     return Result(WHITE, loser_score, winner_score, reason)
 
 
-def agreed_draw_result(black_discs, white_discs, empties):
-    """A draw by agreement: the squares split evenly, as a drawn board is."""
-    total = black_discs + white_discs + empties
-    return Result(None, total // 2, total - total // 2, END_AGREED)
-
-
 def disc_difference(result, colour):
     """The result from `colour`'s side as a signed margin (for the solver and match play)."""
     if result.winner is None:

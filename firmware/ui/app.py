@@ -120,7 +120,9 @@ class App:
     def loop_once(self):
         if self.switched_off:
             if self.device.sleep_until_pressed():
-                self.switched_on()
+                self.switched_off = False
+                self.last_input = self.device.ticks_ms()
+                self.dimmed = self.blank = True  # the waking press turns the display on and is swallowed (service)
             return
         now = self.device.ticks_ms()
         self.service(now)
@@ -140,7 +142,10 @@ class App:
             self.dirty = True
         if self.dirty:
             self.redraw()
-        if self.auto_off_due(now):
+        off_s = self.settings["off"]
+        # Auto-off once its time has passed without a key, with nothing being computed (a review carries on
+        # and the device switches off once it is done).
+        if off_s and self.ticks_diff(now, self.last_input) >= off_s * 1000 and not self.screen.busy():
             self.switch_off()
             return
         self.device.nap(_FRAME_MS, deep=self.background is None)  # link play's UART must keep its clock
@@ -316,17 +321,14 @@ class App:
         if self.battery_empty:
             return
         if event == EMPTY:
-            self.stop_for_battery()
+            # Saved while the cells can still write the flash, then only the "Battery empty" screen: the
+            # screen's leave() saves the game (and the menus' the settings), and nothing after it writes to
+            # the flash or searches.
+            self.battery_empty = True
+            self.save_settings()
+            self.move_to(BATTERY_EMPTY)
         elif event == LOW:
             self.notify("Battery low: fit fresh cells soon")
-
-    def stop_for_battery(self):
-        """Save the game while the cells can still write the flash, then show only the "Battery empty"
-        screen: its screen's leave() saves the game (and the menus' the settings), and nothing after it
-        writes to the flash or searches."""
-        self.battery_empty = True
-        self.save_settings()
-        self.move_to(BATTERY_EMPTY)
 
     # ----- the screen's power -------------------------------------------------------
 
@@ -345,13 +347,6 @@ class App:
             self.blank = True
             self.display.power(False)
 
-    def auto_off_due(self, now):
-        """Whether the auto-off time has passed without a key, with nothing being computed (a review
-        carries on and the device switches off once it is done)."""
-        off_s = self.settings["off"]
-        return (off_s and self.ticks_diff(now, self.last_input) >= off_s * 1000 and not self.screen.busy()
-                and self.next_place is None)
-
     def switch_off(self):
         """Auto-off: save, put the display in its sleep mode; the loop then sleeps until a button is
         pressed (loop_once), which brings back the screen as it was and does nothing else."""
@@ -361,11 +356,6 @@ class App:
             self.save_session()
         self.display.power(False)
         self.switched_off = True
-
-    def switched_on(self):
-        self.switched_off = False
-        self.last_input = self.device.ticks_ms()
-        self.dimmed = self.blank = True  # the waking press turns the display on and is swallowed (service)
 
     def wake(self):
         if self.blank:

@@ -29,7 +29,6 @@ from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO
 
 
-FLIP_FRAME_MS = const(60)
 FLIP_PHASES = const((2, 1, 2))  # the turning disc: narrow, edge-on, narrow (BoardView.draw phases); then its new colour
 # the thinking indicator's frames: a small disc turning over, white to black and back
 SPIN_FRAMES = (gfx.WHITE_SPRITE, gfx.NARROW_SPRITE, gfx.EDGE_SPRITE, gfx.NARROW_SPRITE,

@@ -3,7 +3,7 @@
     gauge = Gauge(spec, read, ticks_diff, ticks_add)  # spec: the board's BatterySpec; read() -> (volts or None, usb)
     event = gauge.update(now)                # when gauge.due(now): None, LOW (warn, once) or EMPTY (save, stop)
     gauge.level                              # percent left (0-100), USB or UNKNOWN
-    gauge.draw(fb, x, y, ink)                # gauge.width() pixels wide, 7 high
+    gauge.draw(fb, x, y, colour)              # gauge.width() pixels wide, 7 high
 
 It reads nothing itself: the hardware layer's read() does (hw/battery.py),
 so this logic runs the same in the tests. docs/POWER.md has the thresholds
@@ -47,7 +47,6 @@ class Gauge:
         self.empty = spec.empty
         self.curve = spec.curve
         self.level = UNKNOWN
-        self.volts = None  # the last reading, for the docs' and tests' eyes
         self.warned = False
         self.below_low = 0
         self.below_empty = 0
@@ -60,7 +59,6 @@ class Gauge:
         """Take a reading; returns LOW the first time the cells are low (again only after they recovered),
         EMPTY while they are empty, else None. Neither comes from a reading that is not plausible."""
         volts, usb = self.read()
-        self.volts = volts
         wait = _READ_EVERY_MS
         event = None
         if usb:
@@ -102,20 +100,20 @@ class Gauge:
     def width(self):
         return _PICTURE_W + 1 + len(_QUERY) if self.level == UNKNOWN else _PICTURE_W
 
-    def draw(self, fb, x, y, ink=1):
+    def draw(self, fb, x, y, colour=1):
         """The level at (x, y), 7 pixels high: a battery filled as far as the cells are, "USB", or an
         empty battery and "?"."""
         if self.level == USB:
-            draw_columns(fb, _USB, 0, len(_USB), x, y + 1, ink)
+            draw_columns(fb, _USB, 0, len(_USB), x, y + 1, colour)
             return
-        fb.rect(x, y, _BODY_W, 7, ink)
-        fb.fill_rect(x + _BODY_W, y + 2, _PICTURE_W - _BODY_W, 3, ink)
+        fb.rect(x, y, _BODY_W, 7, colour)
+        fb.fill_rect(x + _BODY_W, y + 2, _PICTURE_W - _BODY_W, 3, colour)
         if self.level == UNKNOWN:
-            draw_columns(fb, _QUERY, 0, len(_QUERY), x + _PICTURE_W + 1, y + 1, ink)
+            draw_columns(fb, _QUERY, 0, len(_QUERY), x + _PICTURE_W + 1, y + 1, colour)
             return
         lit = (self.level * (_BODY_W - 2) + 50) // 100
         if lit:
-            fb.fill_rect(x + 1, y + 1, lit, 5, ink)
+            fb.fill_rect(x + 1, y + 1, lit, 5, colour)
 
 
 class EmptyScreen(Screen):

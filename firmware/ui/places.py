@@ -24,7 +24,7 @@ SETUP = "setup"
 REVIEW = "review"
 PUZZLES = "puzzles"
 BATTERY_EMPTY = "battery empty"
-LINK = "link play"
+LINK = "linked play"  # 10 characters or more: a shorter string would be interned for good
 
 # Modules outside ui/ that only screens use: the app lets them go with the screens' (App.arrive).
 SCREEN_HELPERS = ("player.review", "player.puzzles", "link", "link.play", "link.protocol", "link.frames", "hw.link")

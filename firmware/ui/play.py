@@ -7,11 +7,12 @@ B cancels into the game menu), turns the indicator and runs the buzzer.
 
 from othello.compat import collect_every, const, popcount
 from ui import keys, sounds
-from ui.gameview import FLIP_FRAME_MS, FLIP_PHASES, OVER, PASSING, PLAYING, GameView
+from ui.gameview import FLIP_PHASES, OVER, PASSING, PLAYING, GameView
 from ui.menu import Item, Menu
 from ui.places import REPLAY, REVIEW, SETTINGS, SETUP
 from ui.session import MODE_COMPUTER, MODE_DEMO
 
+_FLIP_FRAME_MS = const(60)  # a turning disc's frame
 _SPIN_MS = const(200)  # the thinking indicator's step: each one sends a frame to the display (~25 ms on I2C)
 _DEMO_MOVE_MS = const(800)  # the demo's pace, so a watcher can follow
 _COMPUTER_PASS_MS = const(1500)  # how long a computer's pass stays announced
@@ -44,7 +45,7 @@ class GameScreen(GameView):
         session = self.session
         game = session.game
         if self.flipping:
-            frame = app.ticks_diff(now, self.anim_since) // FLIP_FRAME_MS
+            frame = app.ticks_diff(now, self.anim_since) // _FLIP_FRAME_MS
             if frame >= len(FLIP_PHASES):
                 self.flipping = 0
                 self.last_move_at = now

@@ -34,7 +34,7 @@ def main():
 
         power = Power(machine, time, MHZ, [])
     player.prepare(Variant())
-    mhz = BASE_MHZ if power is None else power.search_clock_mhz()
+    mhz = BASE_MHZ if power is None else power.search_mhz
     for level in LEVEL_NUMBERS:
         for game, opening in enumerate(OPENINGS):
             board = Board.from_position(opening)
