@@ -463,15 +463,6 @@ def pll_makes(mhz):
     return False
 
 
-def _cpu_mhz_max(check, data):
-    mhz = check.integer(data, "cpu_mhz_max", "cpu_mhz_max", CPU_MHZ_MIN, CPU_MHZ_MAX, default=CPU_MHZ_MAX, unit=" MHz")
-    if mhz is not None and not pll_makes(mhz):
-        check.fail("cpu_mhz_max", "%d MHz is not a clock the RP2040's PLL makes from the 12 MHz crystal "
-                   "(125, 150, 200 are)" % mhz)
-        return None
-    return mhz
-
-
 def _json_text(data):
     """The text of a config file's bytes: UTF-8, with or without a byte-order mark."""
     if data[:3] == _UTF8_BOM:
@@ -505,7 +496,10 @@ def load_config(source):
     buttons = _buttons(check, source)
     buzzer_pin = _buzzer(check, source)
     battery = _battery(check, source)
-    cpu_mhz_max = _cpu_mhz_max(check, source)
+    cpu_mhz_max = check.integer(source, "cpu_mhz_max", "cpu_mhz_max", CPU_MHZ_MIN, CPU_MHZ_MAX, default=CPU_MHZ_MAX, unit=" MHz")
+    if cpu_mhz_max is not None and not pll_makes(cpu_mhz_max):
+        check.fail("cpu_mhz_max", "%d MHz is not a clock the RP2040's PLL makes from the 12 MHz crystal "
+                   "(125, 150, 200 are)" % cpu_mhz_max)
     link = _link(check, source)
     if check.errors:
         raise ConfigError(check.errors)

@@ -88,18 +88,6 @@ def _open_bus(spec):
     return SPI(spec.bus_id, baudrate=spec.freq, polarity=0, phase=0, sck=Pin(spec.pins["sck"]), mosi=Pin(spec.pins["mosi"]))
 
 
-def _retimer(link, spec):
-    """After a clock change: the display's bus opened again, so that its divider suits the new clk_peri."""
-
-    def retime():
-        if spec.bus == "i2c":
-            link.i2c = _open_bus(spec)
-        else:
-            link.spi = _open_bus(spec)
-
-    return retime
-
-
 def _open_display(spec, clock):
     reset = None if spec.reset is None else Pin(spec.reset, Pin.OUT, value=1)
     bus = _open_bus(spec)
@@ -126,8 +114,16 @@ def open_device(config, storage_root=STORAGE_ROOT):
     buttons = Buttons(pins, clock, irq_trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
     wake_pins = [(spec.pin, pin, spec.active) for spec, (_, pin, _) in zip(config.buttons, pins)]
     vbus = _VBUS_SENSE if config.battery is None or config.battery.vbus is None else config.battery.vbus
-    power = Power(machine, clock, config.cpu_mhz_max, wake_pins, Pin(vbus, Pin.IN, None),
-                  _retimer(display.link, config.display))
+    link, bus_spec = display.link, config.display
+
+    def retime():
+        """After a clock change: the display's bus opened again, so that its divider suits the new clk_peri."""
+        if bus_spec.bus == "i2c":
+            link.i2c = _open_bus(bus_spec)
+        else:
+            link.spi = _open_bus(bus_spec)
+
+    power = Power(machine, clock, config.cpu_mhz_max, wake_pins, Pin(vbus, Pin.IN, None), retime)
     pwm = None if config.buzzer_pin is None else PWM(Pin(config.buzzer_pin))
     sound = Sound(pwm, clock)
     storage = Storage(storage_root, None if host_platform is None else host_platform.files)
