@@ -40,7 +40,7 @@ def check_config(args):
         display = config.display
         battery = config.battery
         print(
-            "%s: ok: %s (%s on %s%d, %d buttons: %s, %s, %s)"
+            "%s: ok: %s (%s on %s%d, %d buttons: %s, %s, %s, %s)"
             % (
                 name,
                 config.name,
