@@ -16,7 +16,7 @@ def test_device_bench_quick_run(micropython, compiled_firmware):
     if micropython.interpreter == "unix":
         # The firmware compiled as `make flash` compiles it, in a small heap. 256K
         # on this 64-bit port (8-byte words) holds what about 192K holds on the
-        # Pico: docs/DEVICE_SPEED.md, "Memory".
+        # Pico: docs/MEMORY.md.
         output = micropython_runner.run_unix(code, heap="256K", firmware=compiled_firmware)
     else:  # the WASI build's collector is off, so it keeps its big heap
         output = micropython(code)

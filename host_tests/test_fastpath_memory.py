@@ -8,7 +8,7 @@ keep the test short: the searches and the solver work in preallocated arrays,
 so the budget changes the time, not the memory.
 
 The unix port's words are 8 bytes against the Pico's 4: the same objects take
-about 1.4 times the heap here (docs/DEVICE_SPEED.md, "Memory"), while the
+about 1.4 times the heap here (docs/MEMORY.md), while the
 Pico also keeps the viper modules' machine code in its heap. The 32-bit
 build plays the same games at 192K too (test_fastpath_memory_wasi.py).
 """
@@ -70,7 +70,7 @@ def test_top_level_game_through_the_ui_fits_224k_on_the_unix_port(compiled_firmw
     the peak about 205 KB (sampled in the search, its call frames included, which MicroPython puts on the C
     stack when the heap has no room for them). Issue 5's 192K held until issue 14's pattern evaluation,
     whose phase buffer (20,169 bytes; the edge tables were 7.8 KB) issue 14 allows up to 40 KB of tables:
-    its own floor is the emulated Pico's (docs/DEVICE_SPEED.md, "Memory"). The engine holds the viper
+    its own floor is the emulated Pico's (docs/MEMORY.md). The engine holds the viper
     solver in the endgame and the viper midgame search before (player.engine), never both."""
     done, figures = play_game(compiled_firmware, "224K", through_ui=True, tmp_path=tmp_path)
     assert done.returncode == 0 and "result Result(" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]

@@ -98,7 +98,7 @@ DEVICE_BOARD = "pico_breadboard_i2c"
 # Issue 5's budget was 192K, with the stand-ins' ~18 KB in the same heap as the firmware: three games passed
 # down to 176K until issue 14's pattern evaluation (its phase buffer is 20,169 bytes, the edge tables were
 # 7.8 KB; issue 14 allows 40 KB of tables and sets its floor on the emulated Pico): 192K fails in the
-# first game now, 224K plays them (docs/DEVICE_SPEED.md, "Memory").
+# first game now, 224K plays them (docs/MEMORY.md).
 DEVICE_HEAP = "224K"
 
 

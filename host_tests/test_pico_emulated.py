@@ -130,7 +130,7 @@ def test_a_move_against_the_computer_is_answered_and_the_game_survives_a_reset(p
     names = int(info.split("n_qstr=")[1].split(",")[0])
     assert names <= NAME_POOLS_END - WHOLE_GAME_MORE_NAMES, (
         "%d names interned: a whole level 8 game would pass the sixth pool's end and cost 7,712 bytes "
-        "(docs/DEVICE_SPEED.md, Fewer interned names): %s" % (names, info))
+        "(docs/MEMORY.md, Interned names): %s" % (names, info))
 
 
 def test_a_corrupt_save_file_gives_the_short_message_and_defaults(main_menu, tmp_path):

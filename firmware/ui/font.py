@@ -96,8 +96,8 @@ def _glyph_buffer():
 def _codes(text):
     """A code for each character of `text`: ASCII as it is, any other character its UTF-8 lead byte (an
     unknown glyph). Read from the text's bytes, not its characters: on MicroPython each character taken
-    from a str is interned, and every name interned stays in the heap for good (docs/DEVICE_SPEED.md,
-    Memory)."""
+    from a str is interned, and every name interned stays in the heap for good (docs/MEMORY.md,
+    "Interned names")."""
     for code in text.encode():
         if not 0x80 <= code < 0xC0:  # not a later byte of a character
             yield code

@@ -763,7 +763,7 @@ def run_player_bench(args):
     return 0
 
 
-# Pico estimate for the search on the viper kernel (docs/BENCHMARKS.md, "Computer player"):
+# Pico estimate for the search on the viper kernel (docs/BENCHMARKS.md):
 # plain Python with small ints runs about this many times slower on the Pico than on the unix
 # port (PICO_FACTS: a 10,000-step loop, 45.9 ms on the Pico),
 PICO_PYTHON_FACTOR = 150

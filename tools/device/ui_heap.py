@@ -132,7 +132,7 @@ def run(args, parser):
             results.append((len(data["game"]["moves"]), describe_result(game.result())))
         pico.run_for(2000)  # the result screen
         # The names the session interned (they stay for good): past a pool's end the interpreter takes a
-        # pool twice the last one's size (docs/DEVICE_SPEED.md, Memory).
+        # pool twice the last one's size (docs/MEMORY.md).
         pico.enter_raw_repl(soft_reset=False)
         names = pico.run_script("import micropython\nmicropython.qstr_info()\n").split()
         lines = [line for line in pico.console.splitlines() if line.startswith("heap_")]

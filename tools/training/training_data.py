@@ -6,7 +6,7 @@
     .venv/bin/python tools/training/training_data.py --anti --games 4000       # Anti-Othello, into build/training-anti
     make training-data GAMES=21300                                    # the same through make
 
-What it does (docs/PLAYER.md, "Training"):
+What it does (docs/TRAINING.md):
 1. Games. Each game starts from a diverse opening: half from a balanced
    opening of tools/match/match_openings.txt plus 0-3 random plies, half from the
    start plus 4-12 random plies. Then the player itself plays on
@@ -441,7 +441,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      epilog="The full run: --games 21300 (1,094,504 positions, 51 a game; "
                                      "1,001,146 after deduplication; a run grows with the same command and more --games); "
-                                     "docs/PLAYER.md, 'Training', has its time.")
+                                     "docs/TRAINING.md has its time.")
     parser.add_argument("--games", type=whole_number(1), default=200, help="self-play games (default 200)")
     parser.add_argument("--seed", type=whole_number(0), default=1, help="seed of the openings and random moves")
     parser.add_argument("--exact-empties", type=whole_number(0, 24, "the solver is made for 24 at most"), default=18,

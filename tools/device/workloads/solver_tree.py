@@ -9,7 +9,7 @@ Solves the eight positions of EMPTIES (default 16) empty squares from play
 player's). With ORACLE_PLIES k > 0, the table holds before each solve, for every position of the first k
 plies (the root is ply 0), the move that a solve of that position proves best, and no bound: the move is
 tried first there, as if a perfect move ordering had chosen it. Node counts are the same on every port
-(docs/DEVICE_SPEED.md, "What bounds the 16-empty solves"), so this runs on the unix port in seconds.
+(docs/DEVICE_SPEED.md, "How the fast path is built"), so this runs on the unix port in seconds.
 
 Prints one `position <n> score <exact score> nodes <nodes>` line per position, then
 `tree <empties> table_bits <bits> oracle_plies <k> nodes <all> median <nodes> worst <nodes>` (the median is
