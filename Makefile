@@ -46,7 +46,7 @@ check: $(STAMP)
 .PHONY: play
 
 play: $(STAMP) $(if $(findstring --pico,$(SIM)),$(NODE_STAMP))
-	$(PY) tools/sim $(if $(BOARD),--board board_configs/$(BOARD).json) $(SIM)
+	$(PY) tools/sim $(if $(BOARD),--board "$(BOARD)") $(SIM)
 
 # ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto);
 # PORT=emulated benchmarks the emulated Pico (tools/device/pico_emulator.py) instead of a real one

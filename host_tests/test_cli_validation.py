@@ -5,6 +5,7 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -217,6 +218,37 @@ def test_solve_with_a_limit_shows_progress_and_says_it_stopped(capsys, monkeypat
     assert "othello solve: not solved within --nodes 3000 (3,0" in err
 
 
+ONE_EMPTY_DRAW = "XXXXXXOOOOOOXXOOOOXOOXOOOOXXOXXXOOXOXOXXOOOXOXOXOOOOXOOXOXXX-XOX X"  # h7 draws 32-32
+
+
+def test_solve_words_a_draw_and_one_empty_square():
+    done = othello("solve", ONE_EMPTY_DRAW)
+    assert done.returncode == 0, done.stderr
+    assert "Black to move: draw with perfect play (1 empty, " in done.stdout, done.stdout
+    assert "by 0" not in done.stdout and "1 empties" not in done.stdout
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_a_position_without_discs_is_refused(command):
+    done = othello(command, "-" * 64 + " X")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("othello %s: the position has no discs" % command), done.stderr
+
+
+# A whole game (level 3 against itself, 41-23): the README's review example, which works when copied.
+WHOLE_GAME = "d3e3f3c3e6f4g3g4f5d7c4b4f6c6c5d6h3g5h6d2e7g6f7h5h4e2b5f8h7a4f2g8e1f1g1g2e8d8c8b8c7b7d1b6a8a7h8g7c2b3a2a3a6a5b2a1h1h2c1b1"
+
+
+def test_the_readme_review_example_is_a_whole_game():
+    done = othello("review", WHOLE_GAME, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().split("\n")
+    assert lines[-2].startswith("Black: ") and lines[-1].startswith("White: ")
+    assert "61 b1 black" in done.stdout  # every ply, the pass included
+    cut = othello("review", WHOLE_GAME[:12] + "...")
+    assert cut.returncode == 2 and "Traceback" not in cut.stderr and len(cut.stderr.strip().split("\n")) == 1
+
+
 # ----- analyse ----------------------------------------------------------------------------------------
 
 
@@ -280,12 +312,67 @@ def test_analyse_time_shows_its_progress(capsys, monkeypatch):
                      r"\(\d+/9 moves done\)", err), err
 
 
+IN_BOOK = "f5d6c3d3c4f4"  # the tiger: the opening book lists f6, c5, e6 and e3 for Black
+
+
+def test_analyse_all_gives_a_book_move_the_score_it_is_chosen_with():
+    done = othello("analyse", IN_BOOK, "--depth", "4", "--all", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    moves = {move["move"]: move for move in result["moves"]}
+    assert result["kind"] == "book" and moves[result["move"]]["score"] == result["score"]
+    assert result["moves"][0]["move"] == result["move"]
+    assert sorted(move["move"] for move in result["moves"] if move["kind"] == "book") == ["c5", "e3", "e6", "f6"]
+    assert "-0.0" not in done.stdout
+    text = othello("analyse", IN_BOOK, "--depth", "4", "--all")
+    best = re.search(r"best (\w+)\s+eval ([+-]\d+\.\d\d) discs", text.stdout)
+    assert best.groups() == (result["move"], "%+.2f" % result["score"]), text.stdout
+    assert "  %-4s %+.2f discs (book)" % (result["move"], result["score"]) in text.stdout, text.stdout
+
+
+def test_analyse_progress_ends_with_the_answer(capsys, monkeypatch):
+    monkeypatch.setattr(player, "PROGRESS_S", 0.0)
+    status, out, err = run(capsys, "analyse", IN_BOOK, "--depth", "4", "--all")
+    assert status == 0
+    lines = err.splitlines()
+    assert "best so far" not in err  # the replies' best is not the position's: the lines name the move scored
+    assert re.search(r"analyse: \d+ s, scoring every move: [a-h][1-8] \(\d+/11\)", err), err
+    assert re.fullmatch(r"analyse: \d+ s, done: best f6 \+3\.00 discs \(book\)", lines[-1]), err
+    assert "best f6" in out
+
+
 def test_analyse_an_empty_position_is_an_error(capsys):
     status, _, err = run(capsys, "analyse", "")
     assert status == 2 and "POS is empty" in err
 
 
 # ----- match ---------------------------------------------------------------------------------------------
+
+
+def test_ctrl_c_during_a_match_reports_the_finished_games_and_nothing_from_the_workers():
+    # Ctrl-C goes to the terminal's whole process group: the parent and its worker processes.
+    process = subprocess.Popen([sys.executable, OTHELLO, "match", "--black", "4", "--white", "4", "--games", "200",
+                                "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        progress = ""
+        while "done)" not in progress:  # a game finished
+            line = process.stderr.readline()
+            assert line, progress
+            progress += line
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    finished = progress.count("done)") + err.count("done)")
+    assert process.returncode == 130
+    assert err.rstrip().endswith("othello match: interrupted"), err
+    assert "Process" not in err and "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert out.startswith("4 vs 4, %d of 200 games (interrupted) (8x8 Othello" % finished), out
+    wins, draws, losses = (int(n) for n in re.search(r"wins (\d+)  draws (\d+)  losses (\d+)", out).groups())
+    assert wins + draws + losses == finished
 
 
 def test_match_json_and_progress(capfd, monkeypatch):
@@ -299,7 +386,7 @@ def test_match_json_and_progress(capfd, monkeypatch):
     assert result["results"][0]["black"] == "2" and result["results"][1]["white"] == "2"
     assert all(game["black_discs"] + game["white_discs"] <= 64 for game in result["results"])
     assert err.splitlines()[0] == "match: 2 vs random, 2 games on 1 process"
-    assert re.search(r"game 1: \d+ plies played, \d+ empties left", err)
+    assert re.search(r"game 1: \d+ (ply|plies) played, \d+ (empty|empties) left", err)
     assert re.search(r"game 2 \(2/2 done\): 2 as White", err)
 
 

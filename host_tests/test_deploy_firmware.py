@@ -2,8 +2,12 @@
 
 import hashlib
 import io
+import os
 import struct
+import subprocess
+import sys
 import urllib.error
+from pathlib import Path
 
 import pytest
 
@@ -73,6 +77,23 @@ def test_offline_or_a_bad_download_says_what_to_do_and_writes_nothing(tmp_path, 
     assert fetch_firmware.url("RPI_PICO") in message
     assert str(tmp_path / fetch_firmware.file_name("RPI_PICO")) in message
     assert list(tmp_path.iterdir()) == []
+
+
+def test_offline_the_command_says_what_to_do_then_how_to_install(tmp_path):
+    # No internet: every download goes through a proxy nobody answers at.
+    nowhere = "http://127.0.0.1:9"
+    env = dict(os.environ, https_proxy=nowhere, http_proxy=nowhere, HTTPS_PROXY=nowhere, HTTP_PROXY=nowhere)
+    tool = Path(fetch_firmware.__file__)
+    done = subprocess.run([sys.executable, str(tool), "--build", str(tmp_path)], env=env, capture_output=True,
+                          text=True, timeout=120)
+    target = tmp_path / fetch_firmware.file_name("RPI_PICO")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    text = " ".join(done.stderr.split())
+    assert "Could not download %s" % fetch_firmware.url("RPI_PICO") in text
+    assert ("What to do: on any computer with internet, download %s" % fetch_firmware.url("RPI_PICO")) in text
+    assert "put it in build/ under its exact name: %s and run `make firmware` again" % target in text
+    assert text.index("make firmware` again") < text.index("Hold its BOOTSEL button") < text.index("make flash BOARD=")
+    assert not target.exists()
 
 
 def test_a_corrupt_file_in_build_is_reported(tmp_path):

@@ -5,6 +5,7 @@ import pytest
 from engine_helpers import names, snapshot, variants
 from othello import BLACK, WHITE, Board, Game, IllegalMoveError, NotationError, Variant, parse_square, square_name
 from othello.notation import (
+    counted,
     format_position,
     format_transcript,
     is_position_text,
@@ -186,3 +187,8 @@ def test_transcripts_leave_passes_out_and_loading_puts_them_back():
     replay.play_transcript("c1")
     assert [m.is_pass() for m in replay.history] == [True, False]
     assert replay.board == game.board
+
+
+def test_a_count_has_its_noun_in_the_right_number():
+    assert [counted(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert [counted(n, "empty", "empties") for n in (1, 5)] == ["1 empty", "5 empties"]

@@ -3,6 +3,8 @@
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from othello.variant import Variant
 from test_review import random_ending
 from ui.store import RECORDS_KEPT
 
+REPO = Path(__file__).resolve().parent.parent
 STUBS = Path(__file__).resolve().parent / "stubs"
 
 
@@ -93,7 +96,7 @@ def test_a_malformed_line_is_refused_by_its_number_and_the_board_keeps_its_recor
     path = tmp_path / "good.txt"
     path.write_text(good)
     assert main(["records", "check", str(path)]) == 0
-    assert "1 games, all good" in capsys.readouterr().out
+    assert "1 game, all good" in capsys.readouterr().out
 
 
 def test_a_push_that_would_drop_the_boards_own_games_sends_nothing(board, tmp_path, capsys):
@@ -141,6 +144,31 @@ def test_no_board_is_a_clear_error(board, monkeypatch, capsys):
     monkeypatch.setenv("MPREMOTE_STUB_NO_BOARD", "1")
     assert main(["records", "pull"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def othello_process(*argv, **env):
+    """The real tools/othello process, with `env` added to this one's environment."""
+    return subprocess.run([sys.executable, str(REPO / "tools" / "othello"), *argv], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, **env))
+
+
+def test_no_board_advises_the_port_option_this_tool_takes(board, tmp_path):
+    done = othello_process("records", "pull", "--out", str(tmp_path / "x.txt"), MPREMOTE_STUB_NO_BOARD="1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "no MicroPython board found on USB" in done.stderr
+    assert "Name the port by adding --port /dev/ttyACM0 (Windows: --port COM3) to the command." in done.stderr
+    assert "PORT=" not in done.stderr and "make command" not in done.stderr
+
+
+def test_one_game_is_counted_in_the_singular(board, tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text("f5d6c3 black=A white=B size=8 start=othello first=black anti=no handicap=0 hole=- from=- result=-\n")
+    checked = othello_process("records", "check", str(path))
+    assert checked.returncode == 0 and checked.stdout == "1 game, all good\n"
+    pushed = othello_process("records", "push", str(path))
+    assert pushed.returncode == 0 and pushed.stdout == "1 game sent, 0 already on the board\n", pushed.stderr
+    pulled = othello_process("records", "pull", "--out", str(tmp_path / "back.txt"))
+    assert pulled.returncode == 0 and pulled.stdout == "1 game to %s\n" % (tmp_path / "back.txt"), pulled.stderr
 
 
 def parse_ggf(text):
@@ -253,7 +281,7 @@ def test_a_push_keeps_the_boards_damaged_records_and_sends_a_repeated_game_once(
     path = tmp_path / "games.txt"
     path.write_text("".join(record_line(record, 1) + "\n" for record in (new, new, kept[0])))
     assert main(["records", "push", str(path)]) == 0
-    assert "1 games sent, 1 already on the board, 1 repeated in the file" in capsys.readouterr().out
+    assert "1 game sent, 1 already on the board, 1 repeated in the file" in capsys.readouterr().out
     assert json.loads(board_file(board).read_text()) == [new] + kept  # nothing of the board's lost
 
 

@@ -193,7 +193,7 @@ def test_the_summary_lists_each_sides_mistakes_and_largest_losses(tmp_path):
                   if line.split()[2] == colour and int(line.split()[4]) >= 2]
         assert summary.startswith("%s (%s): %d mistake" % (colour.title(), "ab"[colour == "white"], len(losses)))
         total = sum(int(line.split()[4]) for line in lines if line.split()[2] == colour)
-        assert "(2 discs or more), %d discs lost in all" % total in summary, summary
+        assert "(2 discs or more), %d disc%s lost in all" % (total, "" if total == 1 else "s") in summary, summary
         for loss, ply, square in sorted(losses, key=lambda found: -found[0])[:1]:
             assert "; largest: " in summary and "-%d exact" % loss in summary
 

@@ -160,6 +160,21 @@ def test_window_says_so_when_the_firmware_process_is_killed(tmp_path):
     assert status == 1 and KILLED in stderr, stderr
 
 
+NO_DISPLAY = "sim: no display: use the terminal front end (make play)"
+
+
+@pytest.mark.parametrize("display", [{}, {"DISPLAY": ":97"}], ids=["no DISPLAY", "DISPLAY unreachable"])
+def test_a_window_without_a_display_says_so_and_ends(display, tmp_path):
+    # Without a display pygame falls back to SDL's offscreen driver and runs forever, drawing nowhere.
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env.update(display)
+    result = subprocess.run(SIM + ["--window", "--flash", str(tmp_path / "flash")], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1] == NO_DISPLAY and "Traceback" not in result.stderr, result.stderr
+
+
 def test_headless_says_so_when_the_firmware_process_is_killed(tmp_path):
     script = tmp_path / "long.sim"
     script.write_text("wait 100\nwait 100000000\nshot never.png\n")
@@ -251,11 +266,11 @@ def test_terminal_repeats_of_a_held_key_keep_the_button_down(tmp_path, counter_a
     assert stderr.count("event right repeat") >= 2, "held long enough for the firmware's own repeat"
 
 
-def _headless(tmp_path, script, flash):
+def _headless(tmp_path, script, flash, *more):
     path = tmp_path / "script.sim"
     path.write_text(script)
     return subprocess.run(
-        SIM + ["--headless", str(path), "--flash", str(flash), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300
+        SIM + ["--headless", str(path), "--flash", str(flash), "--out", str(tmp_path / "out"), *more], capture_output=True, text=True, timeout=300
     )
 
 
@@ -296,6 +311,38 @@ def test_damaged_records_say_so_once(tmp_path):
     (flash / "data" / "records.json").write_text('[{"x":')
     done = _headless(tmp_path, 'settle 500\npress a\npress down 8\npress a\nuntil "records.json damaged"\nuntil "No games to show."\n', flash)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("answer, kept", [("", True), ("press down\n", False)], ids=["no", "yes, clear"])
+def test_damaged_records_can_be_cleared_when_asked(answer, kept, tmp_path):
+    flash = tmp_path / "flash"
+    (flash / "data").mkdir(parents=True)
+    (flash / "data" / "records.json").write_text("not json")
+    done = _headless(tmp_path, 'settle 500\npress a\npress down 8\npress a\nuntil "records.json damaged"\n'
+                     'until "Clear records"\npress a\nuntil "Clear records?"\nuntil "Yes, clear"\n' + answer +
+                     'press a\nsettle 300\n' + ("until \"Records cleared\"\n" if not kept else ""), flash)
+    assert done.returncode == 0, done.stderr
+    assert (flash / "data" / "records.json").exists() == kept
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+@pytest.mark.parametrize("flash_state, words", [("read-only", "Flash read-only"), ("full", "Flash full")])
+def test_a_failed_save_says_what_failed(flash_state, words, interpreter, tmp_path):
+    flash = tmp_path / "flash"
+    data = flash / "data"
+    data.mkdir(parents=True)
+    if flash_state == "full":  # the Pico's 1408 KiB filesystem, full of something else
+        (data / "photos.bin").write_bytes(bytes(1408 * 1024))
+    else:
+        data.chmod(0o555)
+    try:
+        done = _headless(tmp_path, 'until "Play computer"\npress down\npress a\n'
+                         'until "P1 to move"\npress a\nuntil "%s:"\nuntil "saved"\n' % words, flash,
+                         "--interpreter", interpreter)
+    finally:
+        data.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert not (data / "game.json").exists()  # (a full flash keeps the begun game.json.tmp until the next start)
 
 
 def _app_acting_on_presses(tmp_path, action):

@@ -312,7 +312,7 @@ def test_small_run_labels_resumes_and_reproduces(tmp_path, capsys):
     assert training_data.main(SMALL + ["--out", str(out), "--games", "3"]) == 0
     out_text, err = capsys.readouterr()
     assert "extending the run from 2 to 3 games" in err and "resuming: 2 of 3 chunks already done" in err
-    assert "this run: 1 games" in out_text and chunks[1].read_text() == first
+    assert "this run: 1 game," in out_text and chunks[1].read_text() == first
     assert json.loads((out / training_data.SETTINGS_FILE).read_text())["games"] == 3
     assert (out / "chunks" / "chunk-00002.txt").stat().st_size > 0
 

@@ -210,3 +210,20 @@ def test_a_game_continues_from_any_move_of_a_record(tmp_path):
     assert session.game.board == expected.board
     assert session.level_of(expected.board.turn) is None  # the person plays the side to move
     assert session.level_of(1 - expected.board.turn) is not None
+
+
+def test_the_review_is_the_same_on_a_slow_device_clock(tmp_path):
+    # Node budgets alone decide a judgement: a clock that runs slow (each look at it costs 0.4 s of device time,
+    # as a busy host or a slow port would make it) gives the same review, exact where the budgets allow.
+    record = ending_record(seed=5, empties=14)
+    reviews = []
+    for read_cost_ms in (1, 400):
+        driver = open_review(tmp_path / str(read_cost_ms), record)
+        driver.board.clock.read_cost_ms = read_cost_ms
+        review_to_the_end(driver, limit=5000)
+        reviews.append(driver.screen.review)
+    expected = Review(Variant(), record["s"], record["t"])
+    while not expected.done():
+        expected.step()
+    assert reviews[0].encode() == reviews[1].encode() == expected.encode()
+    assert all(entry.exact for entry in reviews[1].entries)

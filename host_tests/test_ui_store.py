@@ -149,3 +149,26 @@ def test_a_save_writes_its_json_into_the_file_without_a_copy_in_the_heap(micropy
     assert saved == "True"
     assert int(size) > 5000
     assert int(allocated) < 512, (allocated, size)
+
+
+class RefusingStorage(FakeStorage):
+    """A flash whose writes and removals fail with OSError(code), as littlefs raises them on the Pico."""
+
+    def __init__(self, code):
+        FakeStorage.__init__(self)
+        self.code = code
+
+    def replace(self, name):
+        raise OSError(self.code)
+
+    def remove(self, name):
+        raise OSError(self.code)
+
+
+@pytest.mark.parametrize("code, words", [(30, "Flash read-only"), (13, "Flash read-only"), (1, "Flash read-only"),
+                                         (28, "Flash full"), (5, "Flash error"), (19, "Flash error")])
+def test_a_refused_save_says_what_failed(code, words):
+    store = Store(RefusingStorage(code))
+    assert store.save(SETTINGS, {}) is False and store.failure == words
+    store.failure = None
+    assert store.remove(RECORDS) is False and store.failure == words

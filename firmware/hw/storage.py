@@ -46,6 +46,17 @@ def error_words(error):
     return _ERROR_WORDS.get(code) or "error %d" % code
 
 
+def save_failure(error):
+    """Why a write failed, for the player: 'Flash read-only', 'Flash full' or 'Flash error' (an I/O error or
+    anything else the flash says)."""
+    code = error.args[0] if error.args else None
+    if code in (30, 13, 1):  # EROFS, EACCES, EPERM
+        return "Flash read-only"
+    if code == 28:  # ENOSPC
+        return "Flash full"
+    return "Flash error"
+
+
 class PosixFiles:
     """The file operations Storage needs, on the device's own filesystem."""
 

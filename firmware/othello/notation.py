@@ -6,6 +6,7 @@
   move (`X` or `O`): the format the common engines and test suites use.
 - A transcript is the moves in order, two or three characters each, passes
   left out: `f5d6c3d3c4`.
+- A count is written with its noun in the right number: `1 game`, `2 games`.
 
 Errors are NotationError (a ValueError) and name the offending text and where
 it is.
@@ -21,6 +22,11 @@ HOLE_CHAR = "#"
 
 class NotationError(ValueError):
     pass
+
+
+def counted(count, singular, plural=None):
+    """'1 game', '3 games', '1 empty', '2 empties': a count with its noun in the right number."""
+    return "%d %s" % (count, singular if count == 1 else plural or singular + "s")
 
 
 def square_name(square, size=8):

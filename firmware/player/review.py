@@ -14,18 +14,14 @@ both positions within the review's time (`exact`), otherwise the midgame
 search's estimate, rounded to whole discs. Each position is judged once:
 the position after a move is the one the next move is played from.
 
-A judgement's budgets are nodes (review_level: the Pico's measured rates
-times the time), and a book position is judged by the book's own scores of
-its moves (the first best move where two tie): the same record gives the
-same review on every port that runs the same search code.
-The unix port runs the Pico's (the viper search and solver), so `tools/othello
-review` there prints the device's numbers; under CPython the plain solver
-counts its nodes its own way and may settle a position the device does not,
-or not settle one it does. Given the device's clock (`now`, as the review
-screen does), a judgement also stops at the review's time: on 8x8 the node
-budgets end it long before (2.2 s at most of the 10 on the Pico), so this
-only bounds 10x10, which the Pico searches without its viper code.
-Without a clock (the host) there is no deadline, whatever the machine's speed.
+A judgement's budgets are nodes alone (review_level: the Pico's measured
+rates times the time), never a clock: the same record gives the same review
+however busy the machine is and however fast its clock runs. A book position
+is judged by the book's own scores of its moves (the first best move where
+two tie). The unix port runs the Pico's search code (the viper search and
+solver), so `tools/othello review` there prints the device's numbers; under
+CPython the plain solver counts its nodes its own way and may settle a
+position the device does not, or not settle one it does.
 """
 
 from othello.board import PASS
@@ -42,26 +38,33 @@ WORST_LISTED = 3  # the summary lists each side's largest losses, at most this m
 # (about 1.6 s on the Pico); the solver, from REVIEW_EXACT empties (a shorter --time: a hint's), SOLVE_SHARE
 # of this time in nodes, 182,000 (docs/DEVICE_SPEED.md, Post-game review, says how many it settles).
 REVIEW_TIME_MS = 10000
+# 10x10, which the Pico searches without its viper code: nodes a second of its plain search and solver there
+# (player/search.py: 64 nodes took 1.2 s on the Pico).
+DEVICE_BIG_BOARD_NODES_PER_S = 52
 SEED = 1  # a judgement plays no random move (no noise, the book's first best move); fixed all the same
 
 
-def review_level(time_ms=REVIEW_TIME_MS):
+def review_level(time_ms=REVIEW_TIME_MS, size=8):
     """The budgets of a judgement in `time_ms` of device time: a hint's midgame search and solver depth,
     and all of SOLVE_SHARE of the time for the solver (a hint stops at the top level's budget): a review
-    can wait for an exact result where a move cannot. No book in the level: judge() reads the book itself,
-    once a position, for the scores of all its moves."""
+    can wait for an exact result where a move cannot. On a board bigger than 8x8 both budgets are the
+    time at the Pico's rate there. No book in the level: judge() reads the book itself, once a position,
+    for the scores of all its moves."""
     hint = hint_level(time_ms)
+    nodes = hint.nodes
     solve_nodes = max(1, time_ms * SOLVE_SHARE * DEVICE_SOLVE_NODES_PER_S // 100000)
+    if size > 8:
+        nodes = max(1, time_ms * DEVICE_BIG_BOARD_NODES_PER_S // 1000)
+        solve_nodes = max(1, nodes * SOLVE_SHARE // 100)
     exact = REVIEW_EXACT if time_ms >= REVIEW_TIME_MS else hint.exact
-    return Level(0, "Review", time_ms, hint.nodes, hint.max_depth, exact, solve_nodes, hint.style, hint.noise, None)
+    return Level(0, "Review", time_ms, nodes, hint.max_depth, exact, solve_nodes, hint.style, hint.noise, None)
 
 
-def judge(board, level, should_stop=None, now=None):
+def judge(board, level, should_stop=None):
     """(best square, score, exact, book) for the side to move on `board` with `level`'s budgets; None if
     `should_stop` stopped it. `book` is the opening book's [(square, score)] for a position it holds (best
-    first: the judgement is its first), else None. With the clock `now`, `level`'s time is a deadline too;
-    without one, the budgets alone end the search. A forced move or pass is judged by the position after it
-    (the player answers it at once, with an estimate)."""
+    first: the judgement is its first), else None. The budgets alone end the search: no deadline. A forced
+    move or pass is judged by the position after it (the player answers it at once, with an estimate)."""
     if board.is_game_over():
         return None, disc_difference(board.result(), board.turn), True, None
     squares = board.legal_squares()
@@ -71,7 +74,7 @@ def judge(board, level, should_stop=None, now=None):
             after.play(squares[0])
         else:
             after.pass_turn()
-        found = judge(after, level, should_stop, now)
+        found = judge(after, level, should_stop)
         if found is None:
             return None
         return (squares[0] if squares else PASS), -found[1], found[2], None
@@ -85,7 +88,7 @@ def judge(board, level, should_stop=None, now=None):
             stopped[0] = True
         return stopped[0]
 
-    decision = decide(board, level, stop, now, None, None if now is not None else MAX_TIME_MS, SEED)
+    decision = decide(board, level, stop, None, None, MAX_TIME_MS, SEED)  # MAX_TIME_MS: no deadline
     if stopped[0]:
         return None
     return decision.square, decision.score, decision.exact, None
@@ -126,15 +129,14 @@ class Review:
     entries are taken as they are, and only the rest is computed.
     """
 
-    def __init__(self, variant, start, transcript, time_ms=REVIEW_TIME_MS, cached=None, now=None):
+    def __init__(self, variant, start, transcript, time_ms=REVIEW_TIME_MS, cached=None):
         game = Game(variant, None, start=start)
         game.play_transcript(transcript)
         self.moves = [(move.square, move.colour) for move in game.history]
         while game.take_back() is not None:
             pass
         self.board = game.board  # the position before the next ply to review
-        self.level = review_level(time_ms)
-        self.now = now
+        self.level = review_level(time_ms, game.board.size)
         self.entries = []
         self.known = None  # (best square, score, exact) of self.board, found as the last ply's reply
         if cached:
@@ -153,7 +155,7 @@ class Review:
             return self.advance(Entry(ply, PASS, colour, 0, PASS, True))
         if len(board.legal_squares()) == 1:
             return self.advance(Entry(ply, square, colour, 0, square, True))
-        best = self.known if self.known is not None else judge(board, self.level, should_stop, self.now)
+        best = self.known if self.known is not None else judge(board, self.level, should_stop)
         if best is None:
             return None
         best_square, best_score, exact, book = best
@@ -173,7 +175,7 @@ class Review:
         elif square != best_square:
             after = board.copy()
             after.play(square)
-            reply = judge(after, self.level, should_stop, self.now)
+            reply = judge(after, self.level, should_stop)
             if reply is None:
                 return None
             loss = best_score + reply[1]  # the reply's score is the opponent's

@@ -82,6 +82,8 @@ class App:
         self.failures = 0
         self.apply_contrast()
         self.push(self.make(TITLE))
+        # main.py put this very picture on the glass: drawing it again would hold the menu back (docs/UI.md).
+        self.dirty = title_since is None
         if problems:
             self.notify(". ".join(problems))
 
@@ -258,19 +260,20 @@ class App:
 
     def save_settings(self):
         if self.settings_changed:
-            self.report_save(self.store.save(SETTINGS, self.settings), "Could not save the settings")
+            self.report_save(self.store.save(SETTINGS, self.settings), "settings not saved")
             self.settings_changed = False
 
     def save_session(self):
         if self.session is None:
             self.store.remove(GAME)
         else:
-            self.report_save(self.store.save(GAME, self.session.to_dict()), "Flash full: game not saved")
+            self.report_save(self.store.save(GAME, self.session.to_dict()), "game not saved")
 
-    def report_save(self, done, failure):
-        """Say `failure` if a save was not done, unless nothing can be saved at all (said at start-up)."""
+    def report_save(self, done, what):
+        """Say why `what` ("game not saved") was not saved if a save was not done, unless nothing can be saved
+        at all (said at start-up)."""
         if not done and self.store.problem is None:
-            self.notify(failure)
+            self.notify("%s: %s" % (self.store.failure, what))
 
     # ----- the screen's power -------------------------------------------------------
 

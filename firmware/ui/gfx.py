@@ -64,7 +64,10 @@ def dialog(fb, lines):
     columns = 0
     for line in lines:
         columns = max(columns, len(line))
-    width = min(SCREEN_W, columns * ADVANCE + 7)
+    width = columns * ADVANCE + 7
+    if width > SCREEN_W - 2 * ADVANCE:
+        # The whole width: no sliver of what is under the box beside it, and air between text and frame.
+        width = SCREEN_W
     height = len(lines) * ROW + 5
     left = (SCREEN_W - width) // 2
     top = (_SCREEN_H - height) // 2

@@ -18,7 +18,7 @@ B cancels into the game menu), turns the indicator and runs the buzzer.
 
 from othello.compat import collect_every, const, popcount
 from othello.match import MATCH_RACE, MATCH_SINGLE
-from othello.notation import square_name
+from othello.notation import counted, square_name
 from othello.scoring import END_TIME
 from othello.variant import BLACK, WHITE
 from ui import gfx, keys, sounds
@@ -230,7 +230,7 @@ class GameScreen(Screen):
         app.dirty = True
         if not fresh:
             return
-        app.report_save(app.store.add_record(session.record()), "Flash full: record not saved")
+        app.report_save(app.store.add_record(session.record()), "record not saved")
         app.save_session()
         if result.winner is None:
             app.sounds.play(sounds.DRAW)
@@ -446,7 +446,7 @@ class GameScreen(Screen):
         match = session.match
         if match.mode == MATCH_SINGLE:
             played = session.game.move_count()
-            return "%d moves" % played if self.over else "Move %d" % (played + 1)
+            return counted(played, "move") if self.over else "Move %d" % (played + 1)
         if match.mode == MATCH_RACE:
             progress = "R%d" % match.target
         else:

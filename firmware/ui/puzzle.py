@@ -15,7 +15,7 @@ Progress is kept in puzzles.json: one character a puzzle, "0" not tried,
 
 from othello.board import PASS
 from othello.game import Game
-from othello.notation import square_name
+from othello.notation import counted, square_name
 from othello.variant import BLACK
 from player.puzzles import DIFFICULTIES, PuzzleError, difficulty_starts, read_puzzle
 from ui import gfx, keys, sounds
@@ -44,7 +44,7 @@ def load_progress(app, count):
 
 def save_progress(app, progress):
     if not app.store.save(PUZZLES, {"s": progress}):
-        app.notify("Flash full: progress not saved")
+        app.report_save(False, "progress not saved")
 
 
 def result_text(score):
@@ -228,7 +228,7 @@ class PuzzleScreen(Screen):
         mover = (BLACK_DISC if self.board.turn == BLACK else WHITE_DISC)
         return [
             self.title(),
-            "%d empties" % puzzle.empties(),
+            counted(puzzle.empties(), "empty", "empties"),
             mover + " to move",
             "Best move?",
             "" if puzzle.unique else "%d are best" % len(puzzle.answers()),

@@ -41,8 +41,7 @@ class ReviewScreen(Screen):
         if cached is None:
             cached = app.store.saved_review(record)
         self.kept = cached
-        self.review = Review(Variant.from_dict(record["v"]), record["s"], record["t"], cached=cached,
-                             now=app.device.ticks_ms)
+        self.review = Review(Variant.from_dict(record["v"]), record["s"], record["t"], cached=cached)
         self.view = gfx.BoardView(game.board.size)
 
     def enter(self):

@@ -16,8 +16,11 @@ Main menu (docs/UI.md shows each screen):
     About               version, keys
 """
 
+import gc
+
 from othello.compat import const
 from othello.match import MATCH_GAMES, MATCH_RACE
+from othello.notation import counted
 from othello.variant import BLACK, START_EMPTY, START_OTHELLO, START_PARALLEL
 from ui import gfx, keys
 from ui import settings as choices
@@ -46,7 +49,12 @@ class TitleScreen(Screen):
 
     def tick(self, now):
         if self.app.ticks_diff(now, self.since) >= _TITLE_MS:
-            self.app.replace(self.app.make(MAIN_MENU))
+            app = self.app
+            app.replace(app.make(MAIN_MENU))
+            # The menu on the glass first, then the start-up's leftovers collected at once: left to the
+            # collector's own turn, that collection landed in the redraw of the first key pressed (docs/UI.md).
+            app.redraw()
+            gc.collect()
 
     def draw(self, fb):
         gfx.title_picture(fb, self.app.version)
@@ -107,7 +115,7 @@ def handicap_text(s):
 
 def match_text(s):
     if s["match"] == MATCH_GAMES:
-        return "%d games" % s["games"]
+        return counted(s["games"], "game")
     if s["match"] == MATCH_RACE:
         return "race %d" % s["race"]
     return "single"
@@ -223,16 +231,22 @@ def records_menu(app):
     good = [record for record in records if valid_record(record)]
     if len(good) < len(records):
         problem = problem or RECORDS + " damaged"
-    problem = problem or (app.store.problem and "Not saving: " + app.store.problem)
-    records = good
-    if not records:  # the screen says it all: a notice over it would hide its lines
-        return TextScreen(app, "Records", (wrap(problem, 20) + ["No games to show."]) if problem else ["No finished games", "yet."])
+    if app.store.problem:  # nothing was read, nothing can be cleared
+        return TextScreen(app, "Records", wrap("Not saving: " + app.store.problem, 20) + ["No games to show."])
+    clear = Item("Clear records", lambda: app.push(clear_records_menu(app)))
+    if not good:
+        if problem is None:
+            return TextScreen(app, "Records", ["No finished games", "yet."])
+        # Only the file's problem and the way out: its lines stay on the screen, not in a passing notice.
+        menu = Menu(app, "Records", [Item(line) for line in wrap(problem, 20)] + [Item("No games to show."), clear])
+        menu.select(len(menu.items) - 1)
+        return menu
     if problem:
         app.notify(problem)
     items = []
-    for number, record in enumerate(records):
+    for number, record in enumerate(good):
         items.append(record_item(app, number + 1, record))
-    items.append(Item("Clear records", lambda: app.push(clear_records_menu(app))))
+    items.append(clear)
     return Menu(app, "Records", items)
 
 
@@ -274,7 +288,10 @@ def play_from(app, record, moves):
 
 def clear_records_menu(app):
     def clear():
-        app.store.remove(RECORDS)
+        if not app.store.remove(RECORDS):
+            app.pop()
+            app.notify("%s: records not cleared" % app.store.failure)
+            return
         app.home()
         app.notify("Records cleared")
 

@@ -50,6 +50,7 @@ class Store:
     def __init__(self, storage):
         self.storage = storage
         self.problem = getattr(storage, "problem", None)  # why nothing can be saved, or None
+        self.failure = None  # why the last save or removal failed: "Flash full", "Flash read-only", "Flash error"
 
     def load(self, name):
         """(data, None) for a good file, (None, None) for a missing one, (None, problem) for a bad one."""
@@ -72,21 +73,31 @@ class Store:
             return None, "%s damaged" % name
 
     def save(self, name, data):
-        """Write `data` as JSON; returns False (and keeps the old file) if the flash refuses."""
+        """Write `data` as JSON; returns False (and keeps the old file) if the flash refuses, saying why in
+        `failure`."""
         if self.problem is not None:
             return False
         try:
             with self.storage.replace(name) as file:
                 _dump(data, file)
             return True
-        except OSError:
+        except OSError as error:
+            self._failed(error)
             return False
 
     def remove(self, name):
+        """Delete the file; returns whether it is gone (False: the flash refused, `failure` says why)."""
         try:
             self.storage.remove(name)
-        except OSError:
-            pass
+        except OSError as error:
+            self._failed(error)
+            return False
+        return True
+
+    def _failed(self, error):
+        from hw.storage import save_failure  # imported on the error path only
+
+        self.failure = save_failure(error)
 
     def load_records(self):
         """The list of saved game records, newest first; (records, problem)."""

@@ -22,6 +22,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,7 @@ from othello.board import PASS, Board
 from othello.compat import popcount
 from othello.kernel import Kernel
 from othello.kernels import make_kernel
-from othello.notation import parse_square, square_name
+from othello.notation import counted, parse_square, square_name
 from othello.variant import BLACK, COLOUR_NAMES, WHITE, Variant
 from player import LEVELS, Level, solve, think
 from player.engine import MAX_PLY, MAX_TIME_MS, SOLVE_SHARE, decide, engine_for
@@ -163,14 +164,24 @@ class Ticker:
         self.report = report
         self.started = time.monotonic()
         self.next = self.started + PROGRESS_S
+        self.written = False
 
     def __call__(self):
         now = time.monotonic()
         if now >= self.next:
             self.next = now + PROGRESS_S
-            sys.stderr.write(self.report(now - self.started) + "\n")
-            sys.stderr.flush()
+            self.write(self.report(now - self.started))
         return False
+
+    def write(self, line):
+        self.written = True
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def finish(self, report):
+        """The last line, report(seconds), when progress was shown: what the work ended with."""
+        if self.written:
+            self.write(report(time.monotonic() - self.started))
 
 
 def move_text(square, size):
@@ -190,6 +201,9 @@ def load_position(args):
         raise CommandError('POS is empty: give a position (64 squares, then X or O for the side to move) or a '
                            'transcript such as f5d6c3, e.g. othello %s "%s"' % (args.command, EXAMPLE_POSITION))
     board, _ = load(text, args)
+    if not board.in_placement_phase() and board.count(BLACK) + board.count(WHITE) == 0:
+        raise CommandError("the position has no discs: a game starts with four in the centre (e.g. othello %s "
+                           "\"%s\")" % (args.command, EXAMPLE_POSITION))
     return board
 
 
@@ -230,8 +244,9 @@ def run_solve(args):
                               move=None if square is None else move_text(square, board.size),
                               nodes=searcher.nodes, seconds=round(elapsed, 3))))
         return 0
-    print("%s to move: %s by %d with perfect play (%d empties, %s nodes, %.2f s)" % (
-        side_name(board), verdict, abs(score), empties, number(searcher.nodes), elapsed))
+    print("%s to move: %s with perfect play (%s, %s nodes, %.2f s)" % (
+        side_name(board), verdict + (" by %d" % abs(score) if score else ""), counted(empties, "empty", "empties"),
+        number(searcher.nodes), elapsed))
     print("score %d move %s" % (score, move_text(square, board.size)))
     return 0
 
@@ -351,6 +366,9 @@ def run_analyse(args):
         print(describe(board))
     decision = budgets.decide(board, args.seed, progress)
     moves = every_move(board, budgets, args.seed, progress) if args.all else None
+    # The progress lines (the search's best so far) end with the answer, not a guess it was replaced by.
+    progress.finish(lambda elapsed: "analyse: %.0f s, done: best %s %s" % (
+        elapsed, decision.move_name(), evaluation_text(decision.score, decision_kind(decision))))
     if args.json:
         result = dict(position_fields(board), move=decision.move_name(), score=decision.score,
                       kind=decision_kind(decision), depth=decision.depth, nodes=decision.nodes,
@@ -406,15 +424,28 @@ def analyse_progress(searcher, size, elapsed):
 
 
 def every_move(board, budgets, seed, progress):
-    """Each legal move with its score for the side to move, best first: the position after it searched
-    as the level searches (without its errors), or its final result when the game ends there."""
+    """Each legal move with its score for the side to move, best first: the book's own score for a move
+    the book lists for this position (the score the best move is given), else the position after it
+    searched as the level searches (without its errors), or its final result when the game ends there.
+
+    `progress` (a Ticker) then tells which move is being scored, not the replies' best so far."""
     level = budgets.level
     # The reply is one ply below: searched a ply less deep, each line ends as deep as the root search's.
     calm = changed(level, max_depth=max(1, level.max_depth - 1), noise=0.0, book=None if level.book is None else 0.0)
     squares = board.legal_squares() or [PASS]
+    engine = engine_for(board.variant)
+    book = engine.book_for(board) if level.book is not None and board.legal_moves() else None
+    in_book = dict(book.moves_for(board, engine.kernel)) if book is not None else {}
     time_ms = None if budgets.time_ms == NO_DEADLINE_MS else max(1, budgets.time_ms // len(squares))
     moves = []
-    for square in squares:
+    searcher = engine.searcher
+    for number_done, square in enumerate(squares):
+        name = move_text(square, board.size)
+        progress.report = lambda elapsed: "analyse: %.0f s, scoring every move: %s (%d/%d), %s nodes" % (
+            elapsed, name, number_done + 1, len(squares), number(searcher.nodes))
+        if square in in_book:
+            moves.append({"move": name, "score": in_book[square], "kind": "book", "depth": 0, "nodes": 0})
+            continue
         after = board.copy()
         if square == PASS:
             after.pass_turn()
@@ -422,11 +453,11 @@ def every_move(board, budgets, seed, progress):
             after.play(square)
         if after.is_game_over():
             score, _ = solve(after)
-            moves.append({"move": move_text(square, board.size), "score": -score, "kind": "exact", "depth": 1,
-                          "nodes": 0})
+            moves.append({"move": name, "score": -score, "kind": "exact", "depth": 1, "nodes": 0})
             continue
         reply = budgets.decide(after, seed, progress, calm, time_ms)
-        moves.append({"move": move_text(square, board.size), "score": -reply.score, "kind": decision_kind(reply),
+        # + 0.0: a reply scored 0 is a move scored 0, not -0.0
+        moves.append({"move": name, "score": -reply.score + 0.0, "kind": decision_kind(reply),
                       "depth": reply.depth + 1, "nodes": reply.nodes})
     # A proven loss of unknown margin may be worse than any loss whose margin is known: it goes last.
     moves.sort(key=lambda move: (move["kind"] == "proven" and move["score"] < 0, -move["score"]))
@@ -582,8 +613,8 @@ def play_one(job):
         now = time.monotonic()
         if now - last >= GAME_PROGRESS_S:
             last = now
-            sys.stderr.write("game %d: %d plies played, %d empties left, %.0f s\n" % (
-                index + 1, ply, board.empties(), now - started))
+            sys.stderr.write("game %d: %s played, %s left, %.0f s\n" % (
+                index + 1, counted(ply, "ply", "plies"), counted(board.empties(), "empty", "empties"), now - started))
             sys.stderr.flush()
     result = board.result()
     return index, first_colour, result.winner, result.black, result.white
@@ -612,57 +643,97 @@ def run_match(args):
     starts = openings(variant, (args.games + 1) // 2, args.seed, args.openings == "balanced")
     jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed, args.interpreter)
             for i in range(args.games)]
-    wins = draws = losses = 0
-    margins = []
-    scores = []
-    games = []
+    tally = MatchTally(starts, first.spec, second.spec)
     started = time.monotonic()
     workers = min(args.jobs, args.games)
     sys.stderr.write("match: %s vs %s, %d game%s on %d process%s\n" % (
         first.spec, second.spec, args.games, "" if args.games == 1 else "s", workers, "" if workers == 1 else "es"))
-    with multiprocessing.Pool(workers) as pool:
-        for done, (index, colour, winner, black, white) in enumerate(pool.imap_unordered(play_one, jobs), 1):
-            mine, theirs = (black, white) if colour == BLACK else (white, black)
-            if winner is None:
-                draws += 1
-                scores.append(0.5)
-            elif winner == colour:
-                wins += 1
-                scores.append(1.0)
-            else:
-                losses += 1
-                scores.append(0.0)
-            margins.append(mine - theirs)
-            games.append({"game": index + 1, "opening": starts[index // 2], "black": first.spec if colour == BLACK
-                          else second.spec, "white": second.spec if colour == BLACK else first.spec,
-                          "black_discs": black, "white_discs": white,
-                          "winner": None if winner is None else COLOUR_NAMES[winner].lower(),
-                          "first_player_score": scores[-1]})
+    # The workers ignore Ctrl-C (the terminal sends it to them too): the parent alone stops the match, and
+    # reports the games finished so far.
+    pool = multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
+        for done, game in enumerate(pool.imap_unordered(play_one, jobs), 1):
+            mine, theirs = tally.add(*game)
             sys.stderr.write("game %d (%d/%d done): %s as %s %d-%d   (+%d =%d -%d, %.0f s)\n" % (
-                index + 1, done, args.games, first.spec, "Black" if colour == BLACK else "White", mine, theirs,
-                wins, draws, losses, time.monotonic() - started))
-    p, elo, error = elo_from(scores)
-    average = sum(margins) / len(margins)
+                game[0] + 1, done, args.games, first.spec, "Black" if game[1] == BLACK else "White", mine, theirs,
+                tally.wins, tally.draws, tally.losses, time.monotonic() - started))
+    except KeyboardInterrupt:
+        pool.terminate()
+        pool.join()
+        if tally.games:
+            report_match(args, variant, tally, interrupted=True)
+        raise
+    pool.close()
+    pool.join()
+    report_match(args, variant, tally)
+    return 0
+
+
+class MatchTally:
+    """The finished games of a match, from the first player's side."""
+
+    def __init__(self, starts, first, second):
+        self.starts = starts
+        self.first = first
+        self.second = second
+        self.wins = self.draws = self.losses = 0
+        self.margins = []
+        self.scores = []
+        self.games = []
+
+    def add(self, index, colour, winner, black, white):
+        """Count one game (play_one's result); returns (first player's discs, the other's)."""
+        mine, theirs = (black, white) if colour == BLACK else (white, black)
+        if winner is None:
+            self.draws += 1
+            self.scores.append(0.5)
+        elif winner == colour:
+            self.wins += 1
+            self.scores.append(1.0)
+        else:
+            self.losses += 1
+            self.scores.append(0.0)
+        self.margins.append(mine - theirs)
+        self.games.append({"game": index + 1, "opening": self.starts[index // 2],
+                           "black": self.first if colour == BLACK else self.second,
+                           "white": self.second if colour == BLACK else self.first,
+                           "black_discs": black, "white_discs": white,
+                           "winner": None if winner is None else COLOUR_NAMES[winner].lower(),
+                           "first_player_score": self.scores[-1]})
+        return mine, theirs
+
+
+def report_match(args, variant, tally, interrupted=False):
+    """The match's result on stdout: of every game, or of the games finished when it was interrupted."""
+    first, second = args.black, args.white
+    p, elo, error = elo_from(tally.scores)
+    average = sum(tally.margins) / len(tally.margins)
+    played = len(tally.games)
     if args.json:
-        games.sort(key=lambda game: game["game"])
-        print(json.dumps({
-            "first": first.spec, "second": second.spec, "games": args.games, "variant": variant.describe(),
+        tally.games.sort(key=lambda game: game["game"])
+        result = {
+            "first": first, "second": second, "games": args.games, "variant": variant.describe(),
             "seed": args.seed, "openings": args.openings if variant.is_standard() else "random",
-            "wins": wins, "draws": draws, "losses": losses, "score": p,
+            "wins": tally.wins, "draws": tally.draws, "losses": tally.losses, "score": p,
             "average_disc_difference": average, "elo": elo, "elo_error_95": None if p in (0.0, 1.0) else error,
-            "results": games}))
-        return 0
-    print("%s vs %s, %d games (%s, %s openings), seed %d" % (
-        first.spec, second.spec, args.games, variant.describe(),
+            "results": tally.games}
+        if interrupted:
+            result.update(interrupted=True, games_played=played)
+        print(json.dumps(result))
+        return
+    games = counted(args.games, "game") if not interrupted else "%d of %s (interrupted)" % (
+        played, counted(args.games, "game"))
+    print("%s vs %s, %s (%s, %s openings), seed %d" % (
+        first, second, games, variant.describe(),
         "balanced" if args.openings == "balanced" and variant.is_standard() else "random", args.seed))
-    print("wins %d  draws %d  losses %d  score %.1f%%" % (wins, draws, losses, 100 * p))
+    print("wins %d  draws %d  losses %d  score %.1f%%" % (tally.wins, tally.draws, tally.losses, 100 * p))
     print("average disc difference %+.1f%s" % (average, " (fewer discs wins Anti-Othello)" if args.anti else ""))
     if p in (0.0, 1.0):
         # every game the same: the Elo estimate is only a bound (counted as if half a game went the other way)
         print("Elo difference %+.0f or %s (every game %s)" % (elo, "more" if p else "less", "won" if p else "lost"))
     else:
         print("Elo difference %+.0f +/- %.0f (95%%)" % (elo, error))
-    return 0
+    sys.stdout.flush()
 
 
 # ----- player-bench -------------------------------------------------------------------

@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 from cli.engine import CommandError, failing, read_text_file
 from othello.board import IllegalMoveError
 from othello.game import Game
-from othello.notation import NotationError, parse_square, square_name
+from othello.notation import NotationError, counted, parse_square, square_name
 from othello.scoring import END_BOARD, END_TIME
 from othello.variant import BLACK, STARTS, WHITE, Variant
 
@@ -206,7 +206,7 @@ class MpremoteLink:
     def __init__(self, port):
         from device import deploy
 
-        self.mpremote = deploy.Mpremote(port)
+        self.mpremote = deploy.Mpremote(port, deploy.OPTION_PORT)  # tools/othello takes --port
 
     def run(self, script):
         return self.mpremote.output("exec", script)
@@ -302,8 +302,8 @@ def push(link, records):
         elif not any(same_game(record, kept) for kept in new):
             new.append(record)
     if len(new) > RECORDS_KEPT:
-        raise CommandError("the board keeps %d records, and %d games would be new. Nothing was sent: push at most "
-                           "%d at a time." % (RECORDS_KEPT, len(new), RECORDS_KEPT))
+        raise CommandError("the board keeps %d records, and %s would be new. Nothing was sent: push at most "
+                           "%d at a time." % (RECORDS_KEPT, counted(len(new), "game"), RECORDS_KEPT))
     if len(on_board) + len(new) > RECORDS_KEPT:
         raise CommandError("the board keeps %d records: it has %d and %d would be new, so %d of its own would be "
                            "dropped. Nothing was sent: pull them first, or push fewer games."
@@ -384,7 +384,7 @@ def run_records(args):
         text = read_text_file(args.file)
         records = parse_lines(text)
         if args.action == "check":
-            print("%d games, all good" % len(records))
+            print("%s, all good" % counted(len(records), "game"))
             return 0
     elif args.file is not None:
         raise CommandError("pull takes no FILE: --out FILE writes the games to a file")
@@ -404,7 +404,7 @@ def run_records(args):
                     args.out.write_text(text)
                 except OSError as error:
                     raise CommandError("cannot write %s: %s" % (args.out, error.strerror or error))
-                print("%d games to %s" % (len(lines), args.out))
+                print("%s to %s" % (counted(len(lines), "game"), args.out))
             return 0
         sent, already = push(link, records)
     except deploy.DeployError as error:
@@ -413,6 +413,6 @@ def run_records(args):
         if link is not None:
             link.close()
     repeated = len(records) - sent - already
-    print("%d games sent, %d already on the board%s" % (
-        sent, already, ", %d repeated in the file" % repeated if repeated else ""))
+    print("%s sent, %d already on the board%s" % (
+        counted(sent, "game"), already, ", %d repeated in the file" % repeated if repeated else ""))
     return 0

@@ -24,7 +24,7 @@ from pathlib import Path
 from cli.engine import CommandError, add_variant_options, failing, read_text_file, variant_from
 from cli.values import seconds, whole_number
 from othello.board import PASS, IllegalMoveError
-from othello.notation import NotationError, square_name
+from othello.notation import NotationError, counted, square_name
 from othello.variant import COLOUR_NAMES, Variant
 from player.review import MISTAKE, REVIEW_TIME_MS, Review, decode, entry_text
 
@@ -213,8 +213,8 @@ def summary_lines(review, players, size, threshold):
         name = COLOUR_NAMES[colour] + ("" if players is None else " (%s)" % players[colour])
         worst = review.worst(colour, threshold)
         mistakes = sum(1 for entry in review.entries if entry.colour == colour and entry.is_mistake(threshold))
-        text = "%s: %d mistake%s (%d discs or more), %d discs lost in all" % (
-            name, mistakes, "" if mistakes == 1 else "s", threshold, review.total_loss(colour))
+        text = "%s: %s (%s or more), %s lost in all" % (
+            name, counted(mistakes, "mistake"), counted(threshold, "disc"), counted(review.total_loss(colour), "disc"))
         if worst:
             text += "; largest: " + ", ".join(
                 "%d %s -%d %s" % (entry.ply + 1, square_name(entry.square, size), entry.loss,

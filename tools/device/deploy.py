@@ -9,7 +9,7 @@
                                      board's installed firmware, then reset
     deploy.py bench --port emulated  the same on the emulated Pico, with the build of --board (device/pico_emulator.py)
 
-NAME is a file stem in board_configs/; --port picks the serial port (default: mpremote's auto).
+NAME is a file stem in board_configs/ (with or without .json) or a JSON file's path; --port picks the serial port (default: mpremote's auto).
 The build is device/firmware_build.py's: the board's layout, mirrored in build/NAME/.
 
 Flashing asks the board for SHA-256 hashes of the files it owns in one `mpremote exec`, then, in one
@@ -29,7 +29,7 @@ TOOLS = Path(__file__).resolve().parents[1]
 if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
 
-from device.firmware_build import MANIFEST, MARCH, DeployError, Paths, build  # noqa: E402
+from device.firmware_build import BOARD_HELP, MANIFEST, MARCH, DeployError, Paths, board_config, build  # noqa: E402
 
 EMULATED = "emulated"  # --port: the emulated Pico of device/pico_emulator.py
 # MicroPython packages the firmware needs from micropython-lib, installed with `mpremote mip install`,
@@ -42,8 +42,11 @@ USB_ADVICE = """\
 Plug the Pico in with a USB cable that carries data (some carry only power).
 If a drive called RPI-RP2 appears instead, the Pico has no MicroPython yet: run `make firmware`.
 Serial ports seen: {ports}
-Name the port by adding PORT=/dev/ttyACM0 (Windows: PORT=COM3) to the make command.
+Name the port by {naming}.
 More in docs/HARDWARE.md, Troubleshooting."""
+# How the advice names the port: for make's targets, and for host tools that take --port (tools/othello).
+MAKE_PORT = "adding PORT=/dev/ttyACM0 (Windows: PORT=COM3) to the make command"
+OPTION_PORT = "adding --port /dev/ttyACM0 (Windows: --port COM3) to the command"
 
 
 def sha256_of(path):
@@ -204,22 +207,25 @@ def describe_ports(ports):
                      for device, ids in ports) or "none"
 
 
-def find_board(port):
+def find_board(port, naming=MAKE_PORT):
     """Fail with advice unless a board can be there: a USB serial port for auto, else the named port."""
     ports = serial_ports()
     if not port:
         if any(ids != "0000:0000" for _, ids in ports):
             return
-        raise DeployError("no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(ports)))
+        raise DeployError("no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(ports),
+                                                                                      naming=naming))
     if any(device == port for device, _ in ports) or os.path.exists(port):
         return
-    raise DeployError("serial port %s does not exist.\n%s" % (port, USB_ADVICE.format(ports=describe_ports(ports))))
+    raise DeployError("serial port %s does not exist.\n%s" % (port, USB_ADVICE.format(ports=describe_ports(ports),
+                                                                                      naming=naming)))
 
 
-def explain_failure(port, output):
-    """Turn mpremote's error output into advice."""
+def explain_failure(port, output, naming=MAKE_PORT):
+    """Turn mpremote's error output into advice (`naming`: how the user names a port)."""
     if "no device found" in output:
-        return "no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(serial_ports()))
+        return "no MicroPython board found on USB.\n" + USB_ADVICE.format(ports=describe_ports(serial_ports()),
+                                                                          naming=naming)
     if "failed to access" in output:
         if port and os.path.exists(port) and not os.access(port, os.R_OK | os.W_OK):
             return ("no permission to open %s. On Linux: `sudo usermod -aG dialout $USER` (uucp on Arch), "
@@ -233,10 +239,11 @@ def explain_failure(port, output):
 
 
 class Mpremote:
-    """mpremote sessions on one port ("" = auto)."""
+    """mpremote sessions on one port ("" = auto); `naming` says how the user names a port in the advice."""
 
-    def __init__(self, port):
+    def __init__(self, port, naming=MAKE_PORT):
         self.port = port
+        self.naming = naming
         self.program = mpremote_program()
 
     def command(self, *commands):
@@ -246,12 +253,12 @@ class Mpremote:
         """Run one session and return what it printed; failures raise DeployError with advice."""
         done = subprocess.run(self.command(*commands), capture_output=True, text=True)
         if done.returncode:
-            raise DeployError(explain_failure(self.port, done.stdout + done.stderr))
+            raise DeployError(explain_failure(self.port, done.stdout + done.stderr, self.naming))
         return done.stdout
 
     def interactive(self, *commands, hint="docs/HARDWARE.md, Troubleshooting, may help."):
         """A session on the user's terminal (output streams, Ctrl-C and the prompt work)."""
-        find_board(self.port)
+        find_board(self.port, self.naming)
         status = subprocess.call(self.command(*commands))
         if status:
             print("mpremote stopped with status %d. %s" % (status, hint), file=sys.stderr)
@@ -287,14 +294,14 @@ def flash(board, port, paths):
 
 
 def run(board, port, paths):
-    build(board, paths)
+    target = build(board, paths)[CONFIG_ON_BOARD].parent
     # The build mounted at /remote: the firmware finds board.json in its current directory there (and
     # writes its saved files to build/<board>/data on this computer); its modules come from /remote/lib,
     # ahead of any installed in the board's /lib.
     return Mpremote(port).interactive(
-        "mount", str(paths.build / board), "+",
+        "mount", str(target), "+",
         "exec", "import sys; sys.path.insert(0, '/remote/lib')", "+",
-        "run", str(paths.build / board / "main.py"))
+        "run", str(target / "main.py"))
 
 
 def repl(port, paths):
@@ -314,7 +321,7 @@ def main(argv=None, paths=None):
     paths = paths or Paths()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("build", "flash", "run", "repl", "bench"))
-    parser.add_argument("--board", default="", help="board config: a file stem in board_configs/")
+    parser.add_argument("--board", default="", help=BOARD_HELP)
     parser.add_argument("--port", default="", help="serial port (default: the first USB one)")
     args = parser.parse_args(argv)
     try:

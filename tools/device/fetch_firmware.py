@@ -84,8 +84,9 @@ Install it on the Pico (once; `make flash` does the rest):
 def fetch(board, build_dir, urlopen=urllib.request.urlopen):
     """Make sure build/<file> holds the verified firmware; returns (exit status, message)."""
     target = Path(build_dir) / file_name(board)
-    by_hand = ("Download it by hand on a computer with internet:\n  %s\n(or from %s), save it as\n  %s\n"
-               "and run `make firmware` again to check it." % (url(board), DOWNLOAD_PAGE % board, target))
+    by_hand = ("What to do: on any computer with internet, download\n  %s\n(or find it on %s),\n"
+               "put it in build/ under its exact name:\n  %s\nand run `make firmware` again: it checks the file.\n\n%s"
+               % (url(board), DOWNLOAD_PAGE % board, target, bootsel_steps(target)))
     if target.exists():
         problem = uf2_problem(target.read_bytes())
         if problem:

@@ -12,6 +12,7 @@ mirrored in build/NAME/:
 
 import importlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,7 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+; armv6m code also runs on the RP2350
 ROOT_SOURCES = ("boot.py", "main.py")  # stay source: MicroPython looks for exactly these names
 CONFIG_ON_BOARD = "/board.json"
 MANIFEST = "/deploy_manifest.txt"
+BOARD_HELP = "board config: a file stem in board_configs/, with or without .json, or a JSON file's path"
 
 
 class DeployError(Exception):
@@ -46,15 +48,27 @@ def board_names(paths):
 
 
 def board_config(board, paths):
-    """The path of board config `board`, checked by the firmware's own validator when there is one."""
+    """The path of board config `board`, checked by the firmware's own validator when there is one.
+
+    `board` is a file stem in paths.configs ("pico_breadboard_i2c"), that stem with .json, or the path of
+    a JSON file anywhere. Every entry point (deploy, uf2, the simulator, the emulated Pico, the device
+    benchmarks) resolves its board here, so that each names the same configs and words the same errors.
+    """
     names = board_names(paths)
     choice = "choose one of: %s (files in %s)" % (", ".join(names) or "none yet", paths.configs)
     if not board:
         raise DeployError("say which board config to use: BOARD=<name>; " + choice)
-    if board not in names:
+    board = str(board)
+    stem = board[:-len(".json")] if board.endswith(".json") else board
+    if stem in names:
+        path = paths.configs / (stem + ".json")
+    elif os.sep in board and Path(board).is_file():
+        path = Path(board)
+    else:
         raise DeployError("no board config called %r; %s" % (board, choice))
-    path = paths.configs / (board + ".json")
     problems = config_problems(path, paths)
+    if len(problems) == 1:
+        raise DeployError("board config %s is not usable: %s" % (path, problems[0]))
     if problems:
         raise DeployError("board config %s is not usable:\n  %s" % (path, "\n  ".join(problems)))
     return path
@@ -144,6 +158,7 @@ def compile_all(sources, paths):
 def build(board, paths):
     """Compile firmware/ into build/<board>/ (the board's layout); returns the plan {device path: local file}."""
     config = board_config(board, paths)
+    board = config.stem
     sources = firmware_files(paths)
     # Root sources are compiled too, only to check them: the board gets their source.
     compiled = compile_all([relative for relative in sources if relative.suffix == ".py"], paths)

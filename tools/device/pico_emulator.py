@@ -231,8 +231,11 @@ class EmulatedPico(SimulatedDevice):
     def __init__(self, config=DEFAULT_BOARD, files=None, realtime=False, seed=2040, timeout_s=600, main=True,
                  keep=None, uf2=None):
         source = config
-        if isinstance(config, str) and not config.endswith(".json"):
-            source = firmware_build.Paths().configs / (config + ".json")
+        if isinstance(config, (str, Path)):  # named as every entry point names a board (firmware_build.board_config)
+            try:
+                source = firmware_build.board_config(config, firmware_build.Paths())
+            except firmware_build.DeployError as error:
+                raise PicoError(str(error))
         self.config, self.config_source = board_config(source)
         if uf2 is not None and (files is not None or keep is not None):
             raise PicoError("a .uf2 brings its own files: give uf2 without files or keep")
@@ -644,7 +647,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("run", "boot"))
     parser.add_argument("script", nargs="?", help="for run: the MicroPython script")
-    parser.add_argument("--board", default=DEFAULT_BOARD, help="board config: a file stem in board_configs/")
+    parser.add_argument("--board", default=DEFAULT_BOARD, help=firmware_build.BOARD_HELP)
     parser.add_argument("--lib", action="append", default=[], help="for run: one more module for /lib")
     parser.add_argument("--ms", type=int, default=6000, help="for boot: emulated milliseconds to run")
     parser.add_argument("--out", default=str(BUILD / "pico"), help="for boot: where the pictures go as PNG")

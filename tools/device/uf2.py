@@ -24,7 +24,7 @@ TOOLS = Path(__file__).resolve().parents[1]
 if str(TOOLS) not in sys.path:  # run as a script
     sys.path.insert(0, str(TOOLS))
 
-from device import fetch_firmware, pico_emulator  # noqa: E402
+from device import fetch_firmware, firmware_build, pico_emulator  # noqa: E402
 
 FLASH_BASE = 0x10000000  # where the RP2040 maps its flash (XIP): UF2 addresses are these
 PAGE = 256  # the payload of each block: a flash page, what the boot ROM programs at once
@@ -79,7 +79,7 @@ def make(board, out=None):
     except pico_emulator.PicoError as error:
         raise Uf2Error(str(error))
     data = installer(firmware, files)
-    target = Path(out) if out else pico_emulator.BUILD / ("pocket-othello-%s.uf2" % board)
+    target = Path(out) if out else pico_emulator.BUILD / ("pocket-othello-%s.uf2" % Path(board).name.removesuffix(".json"))
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     partial.write_bytes(data)
@@ -98,7 +98,7 @@ Install it on the Pico (MicroPython and the game in one go; files already on the
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--board", default="", help="board config: a file stem in board_configs/")
+    parser.add_argument("--board", default="", help=firmware_build.BOARD_HELP)
     parser.add_argument("--pico", default=PICO, help="MicroPython board build (only %s has this layout)" % PICO)
     parser.add_argument("--out", help="the .uf2 to write (default build/pocket-othello-<board>.uf2)")
     args = parser.parse_args(argv)

@@ -14,7 +14,8 @@ def build_parser():
         description="Pocket Othello's simulator: the firmware on simulated Pico hardware. "
         "Default: play in this terminal (arrows, Enter/Z = A, Esc/X = B, M = menu, Q quits).",
     )
-    parser.add_argument("--board", default=str(DEFAULT_BOARD), help="board config JSON (default: %%(default)s; more in %s)" % BOARD_CONFIGS)
+    parser.add_argument("--board", default=DEFAULT_BOARD.stem, help="board config: a file stem in %s, or a JSON file's path "
+                        "(default: %%(default)s)" % BOARD_CONFIGS)
     parser.add_argument("--interpreter", choices=INTERPRETERS, default="cpython", help="run the firmware under CPython or MicroPython's unix port")
     parser.add_argument("--app", default=str(DEFAULT_APP), help="the script the device runs at power-up (default: firmware/main.py)")
     parser.add_argument("--flash", help="directory standing for the Pico's flash (default: sim_flash/ when playing, empty for --headless)")
@@ -31,6 +32,19 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    try:
+        args.board = resolve_board(args.board)
+    except ValueError as error:
+        print("sim: %s" % error, file=sys.stderr)
+        return 2
+    if args.window:
+        from .window import NoDisplay, check_display
+
+        try:
+            check_display()  # before the firmware starts, and before SDL picks a driver that draws nowhere
+        except NoDisplay as error:
+            print("sim: %s" % error, file=sys.stderr)
+            return 2
     flash = args.flash
     if flash is None and not args.headless:
         flash = str(REPO / "sim_flash")
@@ -57,6 +71,16 @@ def main(argv=None):
         sim.close()
 
 
+def resolve_board(board):
+    """The checked path of board config `board`, named as `make flash` names it (tools/device/firmware_build.py)."""
+    from device import firmware_build
+
+    try:
+        return firmware_build.board_config(board, firmware_build.Paths())
+    except firmware_build.DeployError as error:
+        raise ValueError(str(error))
+
+
 def front_end(args, sim):
     """Run the front end the arguments ask for on `sim` (SimulatedDevice or EmulatedPico); the exit status."""
     if args.headless:
@@ -74,9 +98,13 @@ def front_end(args, sim):
             sys.stderr.write(sim.console)
         return 0 if sim.exit_status in (None, 0) else 1
     if args.window:
-        from .window import run_window
+        from .window import NoDisplay, run_window
 
-        run_window(sim, scale=args.scale)
+        try:
+            run_window(sim, scale=args.scale)
+        except NoDisplay as error:
+            print("sim: %s" % error, file=sys.stderr)
+            return 2
     else:
         from .terminal import run_terminal
 

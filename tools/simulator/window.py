@@ -8,6 +8,7 @@ speaker (speaker.py), where there is one.
 """
 
 import os
+import sys
 import time
 
 from .presses import PressQueue
@@ -25,6 +26,27 @@ def _keymap(pygame):
     }
 
 
+NO_DISPLAY = "no display: use the terminal front end (make play)"
+# SDL's drivers that draw nowhere: pygame falls back to them when it finds no display.
+NOWHERE_DRIVERS = ("offscreen", "dummy")
+
+
+class NoDisplay(Exception):
+    """A window was asked for where none can be shown."""
+
+
+def check_display(driver=None):
+    """Raise NoDisplay unless a window can be seen: on Linux a DISPLAY or WAYLAND_DISPLAY, and (given
+    `driver`, the one SDL picked) not a driver that draws nowhere. SDL_VIDEODRIVER set by the user is
+    their choice (the tests ask for dummy) and is always followed."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise NoDisplay(NO_DISPLAY)
+    if driver in NOWHERE_DRIVERS:
+        raise NoDisplay(NO_DISPLAY)
+
+
 def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
     """Play in a window until it is closed; `sim` is a SimulatedDevice in real time, not yet powered on.
 
@@ -39,6 +61,11 @@ def run_window(sim, scale=6, fps=30, max_frames=None, on_frame=None):
     import pygame
 
     pygame.display.init()  # not pygame.init(): the mixer is opened by Speaker, quietly where there is no audio
+    try:
+        check_display(pygame.display.get_driver())
+    except NoDisplay:
+        pygame.display.quit()
+        raise
     speaker = Speaker(pygame)
     failure = None
     try:

@@ -56,6 +56,7 @@ sys.path[:0] = [str(TOOLS), str(REPO / "firmware")]
 from runners import micropython_runner  # noqa: E402
 from training import training_boards  # noqa: E402
 from cli.values import JOBS, whole_number  # noqa: E402
+from othello.notation import counted  # noqa: E402
 from player.evaluation import DISC  # noqa: E402  (the search labels' units per disc)
 
 WORKER = HERE / "training_worker.py"
@@ -517,8 +518,8 @@ def main(argv=None):
             summary["held_out_exact_beyond_games"], EXACT_HELD_OUT_EMPTIES[0], EXACT_HELD_OUT_EMPTIES[1],
             summary["held_out_solved_this_run"]))
     if progress.games:
-        print("this run: %d games, %d positions in %s; the workers searched %.0f s and solved %.0f s" % (
-            progress.games, progress.positions, clock(elapsed), progress.search_ms / 1000, progress.solve_ms / 1000))
+        print("this run: %s, %s in %s; the workers searched %.0f s and solved %.0f s" % (
+            counted(progress.games, "game"), counted(progress.positions, "position"), clock(elapsed), progress.search_ms / 1000, progress.solve_ms / 1000))
     elif args.merge_only:
         print("merged the %d finished chunks; nothing played" % len(list((out / "chunks").glob("chunk-*.txt"))))
     else:
