@@ -1,7 +1,7 @@
-"""Every entry point names a board config the same way (tools/deploy.py board_config): a file stem in
+"""Every entry point names a board config the same way (tools/device/firmware_build.py board_config): a file stem in
 board_configs/, that stem with .json, or a JSON file's path. An unknown name lists the configs; a broken
 file is one line naming the file and what is wrong with it; never a traceback. Run as the user runs them:
-make, tools/sim, tools/pico_emulator.py, each in its own process."""
+make, tools/sim, tools/device/pico_emulator.py, each in its own process."""
 
 import json
 import subprocess
@@ -53,7 +53,7 @@ def entry_points(board):
                               "bench-device", "PORT=emulated", "BOARD=%s" % board],
         "tools/sim --pico": [sys.executable, str(REPO / "tools" / "sim"), "--pico", "--board", str(board),
                              "--headless", "/dev/null"],
-        "pico_emulator boot": [sys.executable, str(REPO / "tools" / "pico_emulator.py"), "boot", "--board", str(board)],
+        "pico_emulator boot": [sys.executable, str(REPO / "tools" / "device" / "pico_emulator.py"), "boot", "--board", str(board)],
     }
 
 
