@@ -29,7 +29,7 @@ TOOLS = Path(__file__).resolve().parents[1]
 if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
 
-from device.firmware_build import BOARD_HELP, MANIFEST, MARCH, DeployError, Paths, board_config, build  # noqa: E402
+from device.firmware_build import BOARD_HELP, CONFIG_ON_BOARD, MANIFEST, MARCH, DeployError, Paths, board_config, build  # noqa: E402
 
 EMULATED = "emulated"  # --port: the emulated Pico of device/pico_emulator.py
 # MicroPython packages the firmware needs from micropython-lib, installed with `mpremote mip install`,
