@@ -5,6 +5,8 @@ import json
 import pytest
 
 from device import deploy, firmware_build
+import hw
+from hw import board as hw_board
 
 REPO = firmware_build.REPO
 ARMV6M = 4  # .mpy native architecture code of -march=armv6m
@@ -119,13 +121,20 @@ def test_plan_for_each_board_config_in_the_repository(config, tmp_path):
     plan = firmware_build.build(config.stem, firmware_build.Paths(build=tmp_path))
     assert plan["/board.json"].read_bytes() == config.read_bytes()
     assert plan["/main.py"].read_bytes() == (REPO / "firmware" / "main.py").read_bytes()
-    expected = {"/board.json", "/deploy_manifest.txt", "/main.py"}
+    expected = {"/board.json", "/board.checked.json", "/deploy_manifest.txt", "/main.py"}
     for path in (REPO / "firmware").rglob("*"):
         relative = path.relative_to(REPO / "firmware")
         if path.is_file() and "__pycache__" not in relative.parts and relative.as_posix() != "main.py":
             expected.add("/lib/" + (relative.with_suffix(".mpy") if path.suffix == ".py" else relative).as_posix())
     assert set(plan) == expected
     assert "/lib/othello/kernel.mpy" in plan
+    # The checked form fingerprints the compiled holders and validator the board gets, and holds the config.
+    kept, row = json.loads(plan["/board.checked.json"].read_text())
+    assert kept == hw_board.fingerprint(config.read_bytes(), str(plan["/lib/hw/board.mpy"]))
+    built = hw_board.checked_config(str(plan["/board.json"]), config.read_bytes())
+    assert built is None, "the firmware here is the source, not the build: another fingerprint"
+    validated = hw.read_config(str(config))
+    assert row[:2] == [validated.name, validated.description] and len(row) == 8
 
 
 @pytest.mark.parametrize("board, message", [

@@ -186,3 +186,29 @@ def test_check_config_command(tmp_path, capsys):
     assert status == 1
     assert "%s: buttons.a.pin: 40 is not a GPIO of the Pico (0-29)" % path in out
     assert "%s: ok: " % CONFIG_FILES[0] in out
+
+
+def plain(value):
+    """A config's holders as JSON values: what two BoardConfigs hold, comparable."""
+    if hasattr(value, "__dict__"):
+        return {key: plain(item) for key, item in vars(value).items()}
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("path", CONFIG_FILES, ids=lambda path: path.stem)
+def test_the_checked_form_gives_back_the_validated_config_and_only_for_the_same_file(path, tmp_path):
+    from hw import board
+
+    installed = tmp_path / "board.json"
+    text = path.read_bytes()
+    installed.write_bytes(text)
+    assert board.checked_config(str(installed), text) is None  # nothing kept yet
+    validated = hw.read_config(str(installed))
+    board.save_checked(str(installed), text, validated)
+    assert (tmp_path / "board.checked.json").exists()
+    assert plain(board.checked_config(str(installed), text)) == plain(validated)
+    assert board.checked_config(str(installed), text + b" ") is None  # an edited file is checked again

@@ -1,10 +1,23 @@
 """What a running device knows of its board: the wiring as a BoardConfig, where its files are, its errors.
 
 hw/config.py reads and checks board.json and builds these holders; that
-validator is needed only at power-up and hw.boot() releases it (on the Pico
-a module's code takes heap for as long as it stays imported), so everything
-the running firmware keeps is defined here, in a module small enough to keep.
+validator is needed only when board.json is new to the device, and hw.boot()
+releases it (on the Pico a module's code takes heap for as long as it stays
+imported), so everything the running firmware keeps is defined here, in a
+module small enough to keep.
+
+A config that passed the validator is kept as its checked form beside it,
+board.checked.json: [fingerprint, row]. The power-ups after build the
+BoardConfig from the row and never load the validator, whose code would
+intern some 80 names for the whole session (docs/MEMORY.md, Interned
+names). The fingerprint is a SHA-256 of board.json's bytes and of the code
+of hw/board and hw/config as installed, so an edited file or another
+firmware is checked again. `make flash` writes the form with the firmware,
+so even the first power-up needs no check.
 """
+
+import hashlib
+import json
 
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b", "menu")
 PANEL_WIDTH = 128
@@ -94,3 +107,55 @@ class BoardConfig:
     @property
     def button_names(self):
         return tuple(spec.name for spec in self.buttons)
+
+
+def checked_path(path):
+    """Where the checked form of the board config at `path` (board.json) is kept: board.checked.json."""
+    return path[:-4] + "checked.json"
+
+
+def fingerprint(text, holders):
+    """SHA-256 of a config file's bytes `text` and of the code files of hw/board (at `holders`) and
+    hw/config (beside it), as a list of numbers (JSON has no bytes)."""
+    digest = hashlib.sha256(text)
+    at = holders.rfind("board")
+    for name in (holders, holders[:at] + "config" + holders[at + 5:]):
+        with open(name, "rb") as file:
+            digest.update(file.read())
+    return list(digest.digest())
+
+
+def checked_config(path, text):
+    """The BoardConfig of the config file's bytes `text` at `path` from its checked form, or None: none kept,
+    or kept for another file or firmware, or damaged (the validator then checks the file)."""
+    try:
+        with open(checked_path(path)) as file:
+            kept, row = json.load(file)
+        if kept != fingerprint(text, __file__):
+            return None
+        name, description, display, buttons, buzzer_pin, battery, cpu_mhz_max, link = row
+        return BoardConfig(json.loads(text), name, description, DisplaySpec(*display),
+                           [ButtonSpec(*button) for button in buttons], buzzer_pin,
+                           None if battery is None else BatterySpec(*battery), cpu_mhz_max,
+                           None if link is None else LinkSpec(*link))
+    except Exception:  # missing, unreadable or not of this layout: the validator decides
+        return None
+
+
+def save_checked(path, text, config, holders=__file__):
+    """Keep the checked form of a validated `config` read from the bytes `text` at `path`, fingerprinted
+    with hw/board's code file at `holders` (default: this firmware's). checked_config() reads the row back
+    in the holders' argument order. A flash that cannot take it costs only the next power-up's check."""
+    display, battery, link = config.display, config.battery, config.link
+    row = [config.name, config.description,
+           [display.controller, display.rotation, display.addressing, display.bus, display.bus_id, display.pins,
+            display.freq, display.address, display.reset],
+           [[button.name, button.pin, button.pull, button.active] for button in config.buttons], config.buzzer_pin,
+           None if battery is None else [battery.adc, battery.divider, battery.chemistry, battery.full, battery.low,
+                                         battery.empty, battery.curve, battery.vbus],
+           config.cpu_mhz_max, None if link is None else [link.uart_id, link.tx, link.rx, link.baudrate]]
+    try:
+        with open(checked_path(path), "wb") as file:
+            file.write(json.dumps([fingerprint(text, holders), row]).encode())
+    except OSError:
+        pass

@@ -6,7 +6,7 @@ import machine
 from machine import I2C, PWM, SPI, Pin
 
 from hw.buttons import Buttons
-from hw.board import CONFIG_PATH, STORAGE_ROOT, ConfigError, HardwareError
+from hw.board import CONFIG_PATH, STORAGE_ROOT, ConfigError, HardwareError, checked_config, save_checked
 from hw.display import Display, I2CLink, SPILink
 from hw.power import Power
 from hw.sound import Sound
@@ -140,16 +140,27 @@ def boot(path=CONFIG_PATH):
 
     The rescue device has the config's display if that part is sound (else
     the I2C breadboard's), no buttons and no buzzer: enough to show the error.
-    The config validator (hw.config) is imported for this and released
-    afterwards: nothing the device keeps refers to it, so the garbage
-    collector frees its code.
+    A config the validator (hw.config) passed once is read back from its
+    checked form (hw/board.py); otherwise the validator is imported
+    for this and released afterwards: nothing the device keeps refers to it,
+    so the garbage collector frees its code.
     """
-    from hw import config
+    try:
+        with open(path, "rb") as file:
+            text = file.read()
+    except OSError:
+        text = None
+    config = None if text is None else checked_config(path, text)
+    if config is not None:
+        return open_device(config), None
+    from hw import config as validator
 
     try:
         try:
-            return open_device(config.read_config(path)), None
+            config = validator.read_config(path)
         except ConfigError as error:
-            return open_device(config.rescue_config(path)), error
+            return open_device(validator.rescue_config(path)), error
+        save_checked(path, text, config)
     finally:
         release_module("hw.config")
+    return open_device(config), None

@@ -12,12 +12,14 @@ Errors are NotationError (a ValueError) and name the offending text and where
 it is.
 """
 
+from othello.compat import const
+
 COLUMNS = "abcdefghij"
 # Indexed by colour: othello.variant's BLACK (0) and WHITE (1). This module imports nothing, as Variant
 # names its black hole with square_name.
-DISC_CHARS = "XO"
-EMPTY_CHAR = "-"
-HOLE_CHAR = "#"
+_DISC_CHARS = const("XO")
+_EMPTY_CHAR = const("-")
+_HOLE_CHAR = const("#")
 
 
 class NotationError(ValueError):
@@ -54,10 +56,10 @@ def format_position(black, white, turn, size=8, hole=None):
         elif white & bit:
             chars.append("O")
         elif square == hole:
-            chars.append(HOLE_CHAR)
+            chars.append(_HOLE_CHAR)
         else:
-            chars.append(EMPTY_CHAR)
-    return "".join(chars) + " " + DISC_CHARS[turn]
+            chars.append(_EMPTY_CHAR)
+    return "".join(chars) + " " + _DISC_CHARS[turn]
 
 
 def parse_position(text):
@@ -86,7 +88,7 @@ def parse_position(text):
             black |= 1 << square
         elif upper == "O" or upper == "W":
             white |= 1 << square
-        elif char == HOLE_CHAR:
+        elif char == _HOLE_CHAR:
             if hole is not None:
                 raise NotationError("second black hole at %s (character %d)" % (square_name(square, size), square + 1))
             hole = square
@@ -96,9 +98,9 @@ def parse_position(text):
             )
     side_upper = side.upper()
     if side_upper in ("X", "B", "*"):
-        turn = DISC_CHARS.index("X")
+        turn = _DISC_CHARS.index("X")
     elif side_upper in ("O", "W"):
-        turn = DISC_CHARS.index("O")
+        turn = _DISC_CHARS.index("O")
     else:
         raise NotationError("side to move must be X or O, not %r" % side)
     return black, white, turn, size, hole

@@ -36,6 +36,10 @@ SOLVER_EMPTIES = max(REVIEW_EXACT, max(level.exact for level in LEVELS))  # the 
 # that the two share as they never run at once (2**9 entries, in the locks alone, searched 6% more nodes
 # on 16 empties from play, 2% more on 14: docs/DEVICE_SPEED.md).
 SOLVER_TABLE_BITS = TABLE_BITS
+# What _solve_stage() found (a private const: defined before any use, as MicroPython folds it while parsing)
+_SOLVED = const(1)
+_OUTCOME = const(2)
+_UNSOLVED = const(0)
 _SOLVER_MODULE = const("player.endgame_viper")
 MAX_TIME_MS = 1 << 28  # longer limits are cut to this: tick counters wrap at 2**30 ms (compat)
 
@@ -360,9 +364,9 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
         kind, score, square, nodes = _solve_stage(engine, count, limit, plain_limit, solve_deadline, now,
                                                   should_stop)
         solver_nodes = nodes
-        if kind == SOLVED:
+        if kind == _SOLVED:
             return finish(PASS if square is None else engine.board_square(square), score, True, empties, nodes)
-        if kind == OUTCOME:
+        if kind == _OUTCOME:
             # Win or draw is proven, the margin is not: play the proven move.
             return finish(engine.board_square(square), float(score), False, empties, nodes)
         count = searcher.set_root(player, opponent)
@@ -404,16 +408,13 @@ def _forced(engine, count):
 
 
 _INFINITY_DISCS = const(1000)  # beyond any disc difference (10x10 has 100 squares)
-SOLVED = 1
-OUTCOME = 2
-UNSOLVED = 0
 
 
 def _solve_stage(engine, count, limit, plain_limit, deadline, now, should_stop):
     """Solve the root exactly, win/loss/draw first: (kind, score, square, nodes).
 
-    kind SOLVED: the exact score; OUTCOME: only win (1) or draw (0) was
-    proven in time, with its move; UNSOLVED: nothing usable (a proven loss
+    kind _SOLVED: the exact score; _OUTCOME: only win (1) or draw (0) was
+    proven in time, with its move; _UNSOLVED: nothing usable (a proven loss
     is left to the midgame search, which fights on for the best swindle).
     The viper solver, where there is one and the position is within the
     empties its stacks were made for (SOLVER_EMPTIES: the levels' own), and
@@ -432,13 +433,13 @@ def _solve_stage(engine, count, limit, plain_limit, deadline, now, should_stop):
         searcher.start(plain_limit, deadline, now, should_stop)
         try:
             score, square = solve_root(searcher, count, -_INFINITY_DISCS, _INFINITY_DISCS)
-            return SOLVED, score, square, searcher.nodes
+            return _SOLVED, score, square, searcher.nodes
         except SearchStopped:
             if searcher.outcome is not None and searcher.outcome >= 0:
-                return OUTCOME, searcher.outcome, searcher.outcome_square, searcher.nodes
-            return UNSOLVED, 0, None, searcher.nodes
+                return _OUTCOME, searcher.outcome, searcher.outcome_square, searcher.nodes
+            return _UNSOLVED, 0, None, searcher.nodes
         except RuntimeError:  # the Pico's stack: the plain solver recurses a frame an empty square
-            return UNSOLVED, 0, None, searcher.nodes
+            return _UNSOLVED, 0, None, searcher.nodes
 
     def stop():
         return (should_stop is not None and should_stop()) or ticks_diff(deadline, now()) <= 0
@@ -451,11 +452,11 @@ def _solve_stage(engine, count, limit, plain_limit, deadline, now, should_stop):
     player, opponent = engine.kernel.position(0)
     try:
         score, square = solver.solve_exact(player, opponent, engine.anti, limit or 0, stop)
-        return SOLVED, score, square, solver.nodes
+        return _SOLVED, score, square, solver.nodes
     except SolverStopped:
         if solver.outcome is not None and solver.outcome > 0:
-            return OUTCOME, 1, solver.outcome_square, solver.nodes
-        return UNSOLVED, 0, None, solver.nodes
+            return _OUTCOME, 1, solver.outcome_square, solver.nodes
+        return _UNSOLVED, 0, None, solver.nodes
 
 
 def _noisy_choice(searcher, noise, rng):

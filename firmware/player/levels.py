@@ -6,7 +6,7 @@ Each level is a search budget and a style:
     time_ms      the device time budget per move (the hard deadline on the Pico)
     nodes        midgame search nodes: the budget that makes a level repeatable;
                  chosen so that the search uses about time_ms on the Pico
-                 (DEVICE_SEARCH_NODES_PER_S, measured as docs/DEVICE_SPEED.md says)
+                 (_DEVICE_SEARCH_NODES_PER_S, measured as docs/DEVICE_SPEED.md says)
     max_depth    deepest midgame iteration
     exact        solve exactly when this many empty squares or fewer remain ...
     solve_nodes  ... within this many viper solver nodes (else the midgame search
@@ -27,6 +27,8 @@ level plays without error in 2.5 s of device time, inside issue 5's target
 of a median move within 3 s on the Pico.
 """
 
+from othello.compat import const
+
 STYLE_GREEDY = "greedy"
 STYLE_POSITIONAL = "positional"
 STYLE_PATTERN = "pattern"
@@ -40,12 +42,12 @@ STYLE_PATTERN = "pattern"
 #   about 150 ms (the phase's tables read from flash, the root's move list,
 #   the table's reset) plus 14,700 nodes/s; with 100 ms here, one level-5
 #   move of the benchmark's took 403 ms of 400. The levels count the time after
-#   SEARCH_OVERHEAD_MS at a lower rate, for the late-midgame positions that
+#   _SEARCH_OVERHEAD_MS at a lower rate, for the late-midgame positions that
 #   run slower and real Picos up to 9% slower than the emulation, so the node
 #   budget, not the deadline, ends a search and a host replay of the level
 #   plays the device's move;
-SEARCH_OVERHEAD_MS = 150
-DEVICE_SEARCH_NODES_PER_S = 8300
+_SEARCH_OVERHEAD_MS = const(150)
+_DEVICE_SEARCH_NODES_PER_S = const(8300)
 # - the Pico solves endgames with the viper solver (player/endgame_viper.py):
 #   28,891 to 45,602 nodes per second on 14 empties from play on the emulated
 #   Pico, 36,433 over the set (docs/DEVICE_SPEED.md, tools/device/bench.py endgame),
@@ -102,7 +104,7 @@ class Level:
 
 def search_nodes(time_ms):
     """The midgame nodes the Pico's viper search does in `time_ms`, counted low (see the rates above)."""
-    return (time_ms - SEARCH_OVERHEAD_MS) * DEVICE_SEARCH_NODES_PER_S // 1000
+    return (time_ms - _SEARCH_OVERHEAD_MS) * _DEVICE_SEARCH_NODES_PER_S // 1000
 
 
 def _level(number, name, seconds, max_depth, exact, style, noise, book):

@@ -22,7 +22,8 @@ MODE_DEMO = "demo"
 MODE_LINK = "link"  # one human here, one on the linked device (link/play.py keeps the two sessions the same)
 MODES = (MODE_COMPUTER, MODE_TWO, MODE_DEMO, MODE_LINK)
 _VARIANT_KEYS = const(("size", "start", "first", "anti", "handicap", "handicap_to", "black_hole"))
-RULE_KEYS = _VARIANT_KEYS + ("random_hole", "clock", "position")
+_RULE_KEYS = const(("size", "start", "first", "anti", "handicap", "handicap_to", "black_hole", "random_hole", "clock",
+                     "position"))  # _VARIANT_KEYS and these
 
 
 class Rng:
@@ -262,7 +263,7 @@ class Session:
                 if level is not None and not (isinstance(level, int) and 1 <= level <= level_count):
                     raise ValueError("bad level %r" % (level,))
             rules = data["rules"]
-            for key in RULE_KEYS:
+            for key in _RULE_KEYS:
                 if key not in rules:
                     raise ValueError("rules lack %s" % key)
             if not isinstance(rules["clock"], int) or rules["clock"] < 0:

@@ -5,6 +5,7 @@ puts it in its flash, and `make uf2` (device/uf2.py) packs it into one file. The
 mirrored in build/NAME/:
     /main.py, /boot.py      source: MicroPython runs these by name at power-up
     /board.json             the chosen board config; the firmware reads it at start-up
+    /board.checked.json     its checked form (firmware/hw/board.py): no check at the first power-up
     /lib/<package>/*.mpy    every other module, compiled by mpy-cross for the RP2040
     /lib/...                data files (anything not .py) as they are
     /deploy_manifest.txt    what the last flash installed, so files dropped from the build get removed
@@ -22,6 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 MARCH = "armv6m"  # the RP2040's Cortex-M0+; armv6m code also runs on the RP2350's Cortex-M33
 ROOT_SOURCES = ("boot.py", "main.py")  # stay source: MicroPython looks for exactly these names
 CONFIG_ON_BOARD = "/board.json"
+CHECKED_ON_BOARD = "/board.checked.json"
 MANIFEST = "/deploy_manifest.txt"
 BOARD_HELP = "board config: a file stem in board_configs/, with or without .json, or a JSON file's path"
 
@@ -95,6 +97,20 @@ def config_problems(path, paths):
     finally:
         sys.path.remove(str(paths.firmware))
     return []
+
+
+def checked_form(config, target, paths):
+    """Write the checked form of the build's board.json with the firmware's own code, fingerprinted with
+    the build's compiled hw/board and hw/config as the board will hold them; returns its path."""
+    sys.path.insert(0, str(paths.firmware))
+    try:
+        hw = importlib.import_module("hw")
+        board = importlib.import_module("hw.board")
+        board.save_checked(str(config), config.read_bytes(), hw.read_config(str(config)),
+                           str(target / "lib" / "hw" / "board.mpy"))
+        return Path(board.checked_path(str(config)))
+    finally:
+        sys.path.remove(str(paths.firmware))
 
 
 def firmware_files(paths):
@@ -177,6 +193,8 @@ def build(board, paths):
         plan[destination] = local
     plan[CONFIG_ON_BOARD] = target / CONFIG_ON_BOARD.lstrip("/")
     shutil.copyfile(config, plan[CONFIG_ON_BOARD])
+    if (paths.firmware / "hw" / "config.py").exists():
+        plan[CHECKED_ON_BOARD] = checked_form(plan[CONFIG_ON_BOARD], target, paths)
     plan[MANIFEST] = target / MANIFEST.lstrip("/")
     plan[MANIFEST].write_text("".join(path + "\n" for path in sorted(plan)))
     return plan
