@@ -379,7 +379,7 @@ def test_window_on_the_emulated_pico_takes_keys_typed_during_start_up(monkeypatc
 
     surface = run_window(sim, scale=1, fps=30, on_frame=on_frame, max_frames=30 * 1200)
     assert shows(sim.screen(), "P2 to move"), "\n".join(sim.screen_text())
-    assert 1568 in heard  # the disc's click (ui/sounds.py PLACE), from the chip's PWM
+    assert 1568 in heard  # the disc's click (ui/sounds.py _PLACE), from the chip's PWM
     assert pygame.image.tostring(surface, "RGB") == sim.image(1).tobytes()
 
 

@@ -1,4 +1,4 @@
-"""The chip's power on the real firmware on an emulated Pico (tools/pico_emulator.py, main.py as on a board).
+"""The chip's power on the real firmware on an emulated Pico (tools/device/pico_emulator.py, main.py as on a board).
 
 One boot: the computer's reply searched at 200 MHz and the clock back at 125 after it; the idle menu
 napping in lightsleep; auto-off saving the game, the display asleep and the crystal stopped (DORMANT) until

@@ -13,7 +13,8 @@ from engine_helpers import image_mask
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
 from player.evaluation import POSITIONAL_VALUES, SCALARS, PatternEvaluator, SquareEvaluator, _group, weights_file
-from player.search import CHECK_SLICE_MS, INFINITY, SearchStopped, Searcher, TranspositionTable, square_ranks
+from player import search
+from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable, square_ranks
 
 
 # ----- references -------------------------------------------------------------
@@ -222,7 +223,7 @@ def test_a_slow_search_looks_at_the_clock_more_often(monkeypatch):
         for time_ms in (100, 200, 400):
             decision = think(midgame_board(seed=seed), 8, now=clock, time_limit_ms=time_ms, node_limit=10**8)
             worst = max(worst, decision.elapsed_ms - time_ms)
-    assert worst <= 2 * CHECK_SLICE_MS + 2, worst  # 52 ms when the search looked every 64 nodes whatever their time
+    assert worst <= 2 * search._CHECK_SLICE_MS + 2, worst  # 52 ms when the search looked every 64 nodes whatever their time
 
 
 def test_deadline_is_respected_on_the_real_clock():

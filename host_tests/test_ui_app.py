@@ -101,7 +101,7 @@ def test_a_whole_game_against_the_computer():
     assert records[0]["p"] == ["L1", "You"]
     driver.wait(1500)  # the end of the game's tune
     tones = driver.tones()
-    assert sounds.PLACE[0][0] in tones and sounds.FLIP_TICK[0][0] in tones
+    assert sounds._PLACE[0][0] in tones and sounds._FLIP_TICK[0][0] in tones
     endings = [[freq for freq, _ in tune if freq] for tune in (sounds.WIN, sounds.LOSE, sounds.DRAW)]
     assert [ending for ending in endings if tones[-len(ending):] == ending]
     saved = json.loads(driver.device.storage.read(GAME))

@@ -49,10 +49,10 @@ Devices (import machine: on the Pico the real one, on the host the simulator's):
              average of a few ADC readings through the config's divider; .spec
              is the config's BatterySpec.
   .reset()   restarts the device.
-  .open_link() -> the link cable (board config's "link" UART), or None:
-             .read() -> the bytes arrived (b"" if none), .write(data),
-             .close(); none of them waits.
   .config    the BoardConfig.
+- The link cable: hw.link.UartLink(config.link) opens the board config's
+  "link" UART: .read() -> the bytes arrived (b"" if none), .write(data),
+  .close(); none of them waits.
 - CONFIG_PATH ("board.json", next to main.py) and STORAGE_ROOT ("data", the
   directory of .storage's files) are relative to the flash root.
 """

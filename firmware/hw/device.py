@@ -73,14 +73,6 @@ class Device:
         """Restart the device as the reset button would."""
         machine.reset()
 
-    def open_link(self):
-        """The link cable's UART (hw/link.py's UartLink, close() it after), or None if the board has none."""
-        if self.config.link is None:
-            return None
-        from hw.link import UartLink
-
-        return UartLink(self.config.link)
-
 
 def _open_bus(spec):
     if spec.bus == "i2c":

@@ -1,6 +1,6 @@
 """The link cable: the board config's UART, read and written without ever waiting.
 
-Opened only for link play (Device.open_link) and closed after it, so the
+Opened only for link play (ui/linkplay.py, with the board config's LinkSpec) and closed after it, so the
 pins stay plain inputs and the receive buffer takes no heap the rest of the time.
 """
 

@@ -22,7 +22,7 @@ clock and a should_stop() callback; all are checked every CHECK_EVERY nodes
 every node on a board bigger than 8x8, and stop the search by raising
 SearchStopped, after which the last complete result (or the best root move
 finished so far) stands. Where that many nodes take longer than
-CHECK_SLICE_MS (this search on the Pico, where the viper search or solver
+_CHECK_SLICE_MS (this search on the Pico, where the viper search or solver
 could not load), the checks come closer together, so that the deadline is
 still seen in time.
 
@@ -45,7 +45,7 @@ _BIG_BOARD_CHECK_EVERY = const(1)
 # Under a deadline, a slice of nodes between two looks that takes longer than this halves the slice, one
 # that takes under a quarter of it doubles it back (up to the interval above): this search on the Pico
 # runs 700-1,000 nodes/s, so 64 nodes took 65-90 ms, more than a level may overrun its time (50 ms).
-CHECK_SLICE_MS = 10
+_CHECK_SLICE_MS = const(10)
 NO_LIMIT = 1 << 29
 
 TABLE_DEPTH = 2  # the midgame search uses the table with at least this depth left
@@ -208,9 +208,9 @@ class Searcher:
                 raise SearchStopped()
             slice_ms = ticks_diff(now, self.checked_at)
             self.checked_at = now
-            if slice_ms > CHECK_SLICE_MS:
+            if slice_ms > _CHECK_SLICE_MS:
                 self.check_every = max(self.check_every >> 1, 1)
-            elif slice_ms * 4 < CHECK_SLICE_MS:
+            elif slice_ms * 4 < _CHECK_SLICE_MS:
                 self.check_every = min(self.check_every << 1, self._check_interval())
         self.next_check = min(self.nodes + self.check_every, self.node_limit)
 

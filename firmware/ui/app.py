@@ -231,12 +231,16 @@ class App:
         """The session's game screen alone (the menus' code is let go while a game is on); a linked game
         goes back to link play."""
         if self.session.mode == MODE_LINK:
-            if self.device.config.link is None:
-                self.notify("No link cable: board.json has no link section")
-            else:
-                self.move_to(LINK)
+            self.link_play()
         else:
             self.move_to(GAME_SCREEN, self.session)
+
+    def link_play(self):
+        """Link play's screen, if the board has a link cable."""
+        if self.device.config.link is None:
+            self.notify("No link cable: board.json has no link section")
+        else:
+            self.move_to(LINK)
 
     def start_game(self, mode, start=None, variant=None, colour=None):
         """A new session in `mode` from the settings (or from the position `start` of `variant`, the person

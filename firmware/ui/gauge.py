@@ -2,7 +2,7 @@
 
     gauge = Gauge(spec, read, ticks_diff, ticks_add)  # spec: the board's BatterySpec; read() -> (volts or None, usb)
     event = gauge.update(now)                # when gauge.due(now): None, LOW (warn, once) or EMPTY (save, stop)
-    gauge.level                              # percent left (0-100), USB or UNKNOWN
+    gauge.level                              # percent left (0-100), USB or _UNKNOWN
     gauge.draw(fb, x, y, colour)              # gauge.width() pixels wide, 7 high
 
 It reads nothing itself: the hardware layer's read() does (hw/battery.py),
@@ -16,7 +16,7 @@ from ui.font import draw_columns
 from ui.screen import Screen
 
 USB = -1  # gauge.level when USB powers the board
-UNKNOWN = -2  # no plausible reading yet: shown as "?", never a warning
+_UNKNOWN = const(-2)  # no plausible reading yet: shown as "?", never a warning
 LOW = 1
 EMPTY = 2
 
@@ -46,7 +46,7 @@ class Gauge:
         self.low = spec.low
         self.empty = spec.empty
         self.curve = spec.curve
-        self.level = UNKNOWN
+        self.level = _UNKNOWN
         self.warned = False
         self.below_low = 0
         self.below_empty = 0
@@ -66,7 +66,7 @@ class Gauge:
             self.below_low = self.below_empty = 0
             self.warned = False  # on USB the cells are no concern; unplugged and low, they warn again
         elif volts is None or not _PLAUSIBLE_V[0] <= volts <= _PLAUSIBLE_V[1] or volts > self.full + _ABOVE_FULL_MV / 1000:
-            self.level = UNKNOWN
+            self.level = _UNKNOWN
             self.below_low = self.below_empty = 0
         else:
             self.level = self.percent(volts)
@@ -98,7 +98,7 @@ class Gauge:
     # ----- the picture ---------------------------------------------------------------------------
 
     def width(self):
-        return _PICTURE_W + 1 + len(_QUERY) if self.level == UNKNOWN else _PICTURE_W
+        return _PICTURE_W + 1 + len(_QUERY) if self.level == _UNKNOWN else _PICTURE_W
 
     def draw(self, fb, x, y, colour=1):
         """The level at (x, y), 7 pixels high: a battery filled as far as the cells are, "USB", or an
@@ -108,7 +108,7 @@ class Gauge:
             return
         fb.rect(x, y, _BODY_W, 7, colour)
         fb.fill_rect(x + _BODY_W, y + 2, _PICTURE_W - _BODY_W, 3, colour)
-        if self.level == UNKNOWN:
+        if self.level == _UNKNOWN:
             draw_columns(fb, _QUERY, 0, len(_QUERY), x + _PICTURE_W + 1, y + 1, colour)
             return
         lit = (self.level * (_BODY_W - 2) + 50) // 100

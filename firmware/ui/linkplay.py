@@ -24,7 +24,7 @@ from link.protocol import Protocol
 from ui import gfx, keys, sounds
 from ui.menu import Item, Menu
 from ui.places import REPLAY, REVIEW
-from ui.gameview import OVER, PLAYING, GameView
+from ui.gameview import OVER, GameView
 from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_LINK, Session
 
@@ -52,7 +52,9 @@ class LinkScreen(GameView):
     def __init__(self, app):
         Screen.__init__(self, app)
         now = app.device.ticks_ms()
-        self.cable = app.device.open_link()
+        from hw.link import UartLink  # the hardware layer's cable, opened here only: its names cost heap
+
+        self.cable = UartLink(app.device.config.link)
         session = app.session if app.session is not None and app.session.mode == MODE_LINK else None
         self.linked = link_play.LinkPlay(Protocol(app.version, now, app.rng.below(_ID_RANGE) + now), session, self.make_session, app.settings)
         self.session = None

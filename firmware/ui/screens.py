@@ -27,7 +27,7 @@ from ui import gfx, keys
 from ui import settings as choices
 from ui.font import wrap
 from ui.menu import Item, Menu, TextScreen
-from ui.places import LINK, MAIN_MENU, PUZZLES, REPLAY, REVIEW, SETTINGS, SETUP
+from ui.places import MAIN_MENU, PUZZLES, REPLAY, REVIEW, SETTINGS, SETUP
 from ui.records import after_moves, record_title, score_text, valid_record
 from ui.screen import Screen
 from ui.session import MODE_COMPUTER, MODE_DEMO, MODE_TWO, rules_from_settings, variant_for
@@ -150,7 +150,7 @@ def main_menu(app):
     items += [
         Item("Play computer", lambda: app.push(computer_menu(app))),
         Item("Two players", lambda: app.start_game(MODE_TWO)),
-        Item("Link play", lambda: open_link(app)),
+        Item("Link play", app.link_play),
         Item("Computer demo", lambda: app.push(demo_menu(app))),
         Item("Variant", lambda: app.push(variant_menu(app)), lambda: variant_text(s)),
         Item("Handicap", None, lambda: handicap_text(s), lambda step: step_handicap(app, step)),
@@ -163,13 +163,6 @@ def main_menu(app):
         Item("About", lambda: app.push(about_screen(app))),
     ]
     return Menu(app, "Pocket Othello", items, gauge=True)
-
-
-def open_link(app):
-    if app.device.config.link is None:
-        app.notify("No link cable: board.json has no link section")
-    else:
-        app.move_to(LINK)
 
 
 def step_handicap(app, step):

@@ -2,8 +2,6 @@
 
 from othello.compat import const
 
-PLACE = ((1568, 25),)
-FLIP_TICK = ((2637, 8), (0, 22))
 ILLEGAL = ((196, 90), (0, 30), (147, 140))
 PASS = ((880, 70), (0, 30), (660, 110))
 WIN = ((523, 90), (659, 90), (784, 90), (1047, 220))
@@ -12,6 +10,9 @@ DRAW = ((523, 120), (0, 60), (523, 120))
 HINT = ((1319, 40), (1760, 60))
 CLICK = ((1175, 12),)
 
+# A placed disc and each flip of a move (private: Sounds.move() alone plays them, and names cost heap)
+_PLACE = const(((1568, 25),))
+_FLIP_TICK = const(((2637, 8), (0, 22)))
 _MAX_TICKS = const(12)  # flips beyond this make no further ticks: a long rattle is noise
 
 
@@ -28,7 +29,7 @@ class Sounds:
         """The click of a placed disc followed by one tick per flipped disc."""
         if not self.settings["sound"]:
             return
-        self.sound.play(PLACE + FLIP_TICK * min(flipped_count, _MAX_TICKS))
+        self.sound.play(_PLACE + _FLIP_TICK * min(flipped_count, _MAX_TICKS))
 
     def update(self, now):
         self.sound.update(now)

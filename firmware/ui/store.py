@@ -5,7 +5,7 @@ Files (names in device.storage):
 - game.json      the game in progress with its match (ui/session.py)
 - records.json   the last RECORDS_KEPT finished games, newest first, with their reviews
 - puzzles.json   the puzzles solved and missed (ui/puzzle.py)
-- error.log      the last few unexpected errors, at most LOG_LIMIT bytes
+- error.log      the last few unexpected errors, at most _LOG_LIMIT bytes
 
 storage.replace and write_atomic replace a file in one step, so a power cut
 leaves the old or the new version. Reading never raises: a missing file is
@@ -23,6 +23,8 @@ to bytes, was the block a fragmented heap could not find.
 import json
 import sys
 
+from othello.compat import const
+
 if sys.implementation.name == "micropython":
     _dump = json.dump  # writes straight into the file
 else:
@@ -37,7 +39,7 @@ RECORDS = "records.json"
 PUZZLES = "puzzles.json"
 LOG = "error.log"
 RECORDS_KEPT = 10
-LOG_LIMIT = 2048
+_LOG_LIMIT = const(2048)
 
 
 def _unreadable(name, error):
@@ -131,14 +133,14 @@ class Store:
         return False
 
     def append_log(self, text):
-        """Add `text` to error.log, dropping the oldest bytes beyond LOG_LIMIT."""
+        """Add `text` to error.log, dropping the oldest bytes beyond _LOG_LIMIT."""
         try:
             old = self.storage.read(LOG) or b""
         except Exception:
             old = b""
         data = old + text.encode()
-        if len(data) > LOG_LIMIT:
-            data = data[-LOG_LIMIT:]
+        if len(data) > _LOG_LIMIT:
+            data = data[-_LOG_LIMIT:]
         try:
             self.storage.write_atomic(LOG, data)
         except Exception:  # the log is best effort: never let it hide the original error

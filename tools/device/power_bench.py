@@ -3,10 +3,10 @@
 
     tools/device/power_bench.py [--board pico_breadboard_i2c] [--json]     (make bench-power PORT=emulated)
 
-Boots main.py on the emulated Pico (tools/pico_emulator.py) and walks through the states of a session: the
+Boots main.py on the emulated Pico (tools/device/pico_emulator.py) and walks through the states of a session: the
 idle main menu, a game waiting for the player's move, the computer thinking (level 8), the screen dimmed,
 the screen blank, and switched off. For each state it measures, from the emulated chip's own account of its
-time (tools/pico/chip.mjs `power`): the clock the firmware ran at, the share of time asleep (the core in
+time (tools/device/pico/chip.mjs `power`): the clock the firmware ran at, the share of time asleep (the core in
 WFI/WFE or the crystal stopped), and the lit pixels and contrast of the panel; then it estimates the
 current from the published figures below, and the battery life of 2xAA alkaline cells and of a 1,000 mAh
 LiPo. docs/POWER.md has the table and the sources.
