@@ -295,7 +295,7 @@ until "Play computer"
 shot menu.png
 """, flash)
     assert done.returncode == 0, done.stderr
-    assert (flash / "data").read_text() == "not a folder" and sorted(p.name for p in flash.iterdir()) == ["board.json", "data"]
+    assert (flash / "data").read_text() == "not a folder" and sorted(p.name for p in flash.iterdir()) == ["board.checked.json", "board.json", "data"]
 
 
 def test_an_unreadable_save_is_said_in_words_that_fit(tmp_path):
@@ -318,7 +318,7 @@ def test_damaged_records_can_be_cleared_when_asked(answer, kept, tmp_path):
     flash = tmp_path / "flash"
     (flash / "data").mkdir(parents=True)
     (flash / "data" / "records.json").write_text("not json")
-    done = _headless(tmp_path, 'settle 500\npress a\npress down 8\npress a\nuntil "records.json damaged"\n'
+    done = _headless(tmp_path, 'settle 500\npress a\npress down 9\npress a\nuntil "records.json damaged"\n'
                      'until "Clear records"\npress a\nuntil "Clear records?"\nuntil "Yes, clear"\n' + answer +
                      'press a\nsettle 300\n' + ("until \"Records cleared\"\n" if not kept else ""), flash)
     assert done.returncode == 0, done.stderr

@@ -484,6 +484,8 @@ class CoreVoltageError(BaseException):
 
 
 def _log(event, value):
+    if not POWER_LOG_KEPT:  # a memory measurement keeps the heap for the firmware (host_tests/mpy/device_memory.py)
+        return
     try:
         elapsed = _the_board().clock.elapsed
     except (RuntimeError, AttributeError):
