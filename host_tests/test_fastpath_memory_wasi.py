@@ -139,9 +139,8 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
 
 @pytest.mark.slow
 def test_power_up_and_three_games_through_the_buttons_on_the_unix_port(compiled_firmware, tmp_path):
-    """The same on the unix port (8-byte words, viper running): 272K plays them today (~233 KB of firmware at
-    the peak, ~27 KB of stand-ins; 240K and ~210 KB before issue 14's pattern evaluation, whose phase buffer
-    is 20,169 bytes, and issue 13's larger solver); 288K here."""
+    """The same on the unix port (8-byte words, viper running): 288K plays them (245,696 bytes of firmware at
+    the peak with the power layer and the gauge, 35 KB of stand-ins)."""
     flash = wasi_memory.device_flash(tmp_path / "flash", compiled_firmware, DEVICE_BOARD)
     output = wasi_memory.run_device_game("288K", flash, unix=True, games=3)
     assert "games 3" in output, output[-3000:]
