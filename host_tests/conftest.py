@@ -1,6 +1,7 @@
 """Shared test set-up: firmware/ and tools/ are importable, MicroPython runs are one fixture away, and the
 compiled firmware is built once for all the test processes."""
 
+import signal
 import sys
 from pathlib import Path
 
@@ -12,6 +13,12 @@ for path in (REPO / "firmware", REPO / "tools"):
         sys.path.insert(0, str(path))
 
 from runners import micropython_runner  # noqa: E402  (needs the path above)
+
+# The Ctrl-C tests start a tool and send it SIGINT, as a terminal does. A shell without job control starts
+# a background command (`make test &`) with SIGINT ignored, and every process it starts inherits that: the
+# tool would never see the key. A test process takes SIGINT as Python does at a terminal, and so do its tools.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_configure(config):
