@@ -9,6 +9,7 @@ the two games at the end.
 
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import hw
 from othello.game import Game
@@ -191,10 +192,12 @@ class Pair:
 
 class DeviceCable:
     """The three wires between two devices (SimulatedDevice or EmulatedPico), stepped in lockstep; `connected`
-    False pulls it out."""
+    False pulls it out. Each step runs the two devices at once (each is its own process), then carries the
+    bytes each one sent in it."""
 
     def __init__(self, a, b, step_ms=20, tap_ms=(80, 120)):
         self.a, self.b = a, b
+        self.both = ThreadPoolExecutor(2)
         self.step_ms = step_ms
         self.tap_ms = tap_ms
         self.to_b, self.to_a = bytearray(), bytearray()
@@ -205,8 +208,8 @@ class DeviceCable:
 
     def run(self, ms):
         for _ in range(max(1, ms // self.step_ms)):
-            self.a.run_for(self.step_ms)
-            self.b.run_for(self.step_ms)
+            for step in [self.both.submit(device.run_for, self.step_ms) for device in (self.a, self.b)]:
+                step.result()  # raises what the device's run raised
             for sent, receiver in ((self.to_b, self.b), (self.to_a, self.a)):
                 if sent and self.connected:
                     receiver.feed_link(bytes(sent))

@@ -145,8 +145,9 @@ def test_two_simulators_cables_meet_over_tcp_on_this_machine_and_meet_again():
 
 
 @pytest.mark.parametrize("spec", ["listen", "connect:", "connect:99999", "dial:4000", "listen:http"])
-def test_a_bad_link_option_is_one_clear_line(spec, capsys):
-    assert cli.main(["--link", spec, "--headless", "nothing.txt"]) == 2
+@pytest.mark.parametrize("chip", [[], ["--pico"]])
+def test_a_bad_link_option_is_one_clear_line(spec, chip, capsys):
+    assert cli.main(["--link", spec, *chip, "--headless", "nothing.txt"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "--link takes listen:PORT or connect:PORT" in error
 

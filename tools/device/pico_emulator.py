@@ -281,6 +281,9 @@ class EmulatedPico(SimulatedDevice):
         self.frame_ms = 100
         self.power_lost_ns = 0  # emulated time spent off
         self.dormant = False  # the chip's crystal is stopped (machine.lightsleep() with no period)
+        # The link cable's far end, as on SimulatedDevice: called with the bytes the board config's link UART
+        # sends (on the thread that reads the chip); feed_link() carries bytes the other way.
+        self.link = None
 
     # --- power ---
 
@@ -295,6 +298,8 @@ class EmulatedPico(SimulatedDevice):
             command += ["--i2c", "%d:%d" % (spec.bus_id, spec.address)]
         if self.config.buzzer_pin is not None:
             command += ["--pwm", str(self.config.buzzer_pin)]
+        if self.config.link is not None:
+            command += ["--uart", str(self.config.link.uart_id)]
         return command
 
     def power_on(self):
@@ -393,6 +398,9 @@ class EmulatedPico(SimulatedDevice):
                 self.hardware.output(int(words[2]), None if words[3] == "-" else int(words[3]))
             elif kind == "P":
                 self.hardware.pwm(self._ms(words[1]), int(words[2]), int(words[3]), int(words[4]))
+            elif kind == "L":
+                if self.link is not None:
+                    self.link(bytes.fromhex(words[1]))
             elif kind == "C":
                 self._usb_open = True
             elif kind == "Z":  # the crystal stopped (auto-off's DORMANT) or a wake pin restarted it
@@ -502,6 +510,12 @@ class EmulatedPico(SimulatedDevice):
         return last is not None and (self._button_changed_ms is None or last > self._button_changed_ms + RUN_STEP_MS)
 
     # --- the power supply (as SimulatedDevice's) ---
+
+    def feed_link(self, data):
+        """Bytes arrive on the link UART's RX pin, a frame's time apart at the firmware's baud rate (lost, as on
+        a board, while the firmware has not opened its UART)."""
+        if data and self.config.link is not None:
+            self._send("uart %s" % bytes(data).hex())
 
     def set_supply(self, battery=None, usb=False):
         """Cells at `battery` volts at VSYS (None: none) and/or USB: fed to the chip's ADC and VBUS pin."""

@@ -4,7 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import BOARD_CONFIGS, DEFAULT_APP, DEFAULT_BOARD, REPO
+from . import BOARD_CONFIGS, DEFAULT_APP, DEFAULT_BOARD, REPO, cable
 from .simulated import INTERPRETERS, MAX_BATTERY_V, SimulatedDevice, SimulatorError
 
 
@@ -56,10 +56,9 @@ def main(argv=None):
         flash = str(REPO / "sim_flash")
     try:
         battery = battery_volts(args.battery)
+        if args.link:
+            cable.parse(args.link)  # a bad --link is refused before a firmware starts
         if args.pico:
-            if args.link:
-                print("sim: --link joins simulated devices; the emulated Pico (--pico) has no link cable yet", file=sys.stderr)
-                return 2
             return run_pico(args, flash, battery)
         sim = SimulatedDevice(
             args.board,
@@ -75,23 +74,27 @@ def main(argv=None):
     except (OSError, ValueError) as error:
         print("sim: %s" % error, file=sys.stderr)
         return 2
-    cable = None
+    return run_linked(args, sim, SimulatorError)
+
+
+def run_linked(args, sim, failure):
+    """The front end on `sim`, its link cable joined to another simulator's with --link; `failure` is the
+    error class of sim's firmware stopping (exit status 1). Closes sim."""
+    joined = None
     try:
         if args.link:
-            from .cable import TcpCable
-
-            cable = TcpCable(args.link, sim.feed_link)
-            sim.link = cable.send
+            joined = cable.TcpCable(args.link, sim.feed_link)
+            sim.link = joined.send
         return front_end(args, sim)
     except ValueError as error:
         print("sim: %s" % error, file=sys.stderr)
         return 2
-    except SimulatorError as error:
+    except failure as error:
         print("sim: %s" % error, file=sys.stderr)
         return 1
     finally:
-        if cable is not None:
-            cable.close()
+        if joined is not None:
+            joined.close()
         sim.close()
 
 
@@ -155,18 +158,12 @@ def run_pico(args, flash, battery):
 
     try:
         keep = None if flash is None else Path(flash) / "pico_flash.bin"
-        sim = pico_emulator.EmulatedPico(args.board, realtime=not args.headless, keep=keep, battery=battery,
-                                         usb=args.usb or battery is None)
+        sim = pico_emulator.EmulatedPico(args.board, realtime=not args.headless or bool(args.link), keep=keep,
+                                         battery=battery, usb=args.usb or battery is None)
     except (pico_emulator.PicoError, OSError, ValueError) as error:
         print("sim: %s" % error, file=sys.stderr)
         return 2
-    try:
-        return front_end(args, sim)
-    except pico_emulator.PicoError as error:
-        print("sim: %s" % error, file=sys.stderr)
-        return 1
-    finally:
-        sim.close()
+    return run_linked(args, sim, pico_emulator.PicoError)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // The emulated RP2040 (npm rp2040js, core 0) as a process that tools/device/pico_emulator.py drives.
 //
-//   node chip.mjs --bootrom BIN --flash IMAGE [--i2c BUS:ADDR,...] [--watch GPIO,...] [--pwm GPIO]
+//   node chip.mjs --bootrom BIN --flash IMAGE [--i2c BUS:ADDR,...] [--watch GPIO,...] [--pwm GPIO] [--uart N]
 //
 // The chip only runs code and reports what its pins and buses do; what is wired to them (the OLED's
 // controller, the buttons, the buzzer) is modelled on the Python side, as for the other simulators.
@@ -23,6 +23,9 @@
 //              (0-3: GP26-29, 4:  Z NS asleep|awake the crystal stopped (DORMANT) / a wake pin restarted it
 //              the temperature sensor) converts to, 0-4095 (12 bits: N / 4095 x 3.3 V at the pin); kept
 //              over resets
+//   uart HEX   bytes arriving on  L HEX            bytes UART --uart N sent (the link cable's TX wire)
+//              --uart N's RX pin,
+//              one a frame's time at its baud rate
 //   power                         W NS JSON        the chip's time since power-up by what it did:
 //                                                  {"run": {clk_sys Hz: ns}, "wait": {clk_sys Hz: ns in
 //                                                  WFI/WFE}, "dormant": ns, "undervolted": ns above 133 MHz
@@ -38,6 +41,10 @@
 // IO_BANK0's DORMANT_WAKE_INTE0-3 (which rp2040js does not model: done here) has the level or edge asked.
 // VBUS (USB power) is GP24 on the Pico: drive it with `in 24 1`. The VREG register (core voltage), which
 // rp2040js leaves unimplemented (reads of all ones), holds what the firmware writes, in regulation at once.
+//
+// The --uart UART sends each byte the moment the firmware writes it, and raises its TX interrupt then, as
+// the real one does when its FIFO drains below the threshold; rp2040js's own UART raises it again on every
+// interrupt clear, and MicroPython's handler, which clears it and finds nothing to send, would never return.
 //
 // rp2040js does not emulate writing the QSPI flash, so the bootrom's flash_range_erase and
 // flash_range_program are patched to BKPT and done here on the flash array (instantly).
@@ -59,9 +66,11 @@ const XOSC_DORMANT = 0x08, XOSC_WAKE = 0x77616b65; // "wake"
 const DORMANT_STEP_NS = 100000; // how often a dormant chip looks at its wake pins (0.1 ms of outside time)
 const FUNCTION_PWM = 4;
 const SIO_GPIO_IN = 0x004;
+const UART_TXINTR = 1 << 5;
+const UART_FRAME_BITS = 10; // start, 8 data bits, stop
 
 function parseArguments(argv) {
-  const options = { flash: null, i2c: [], watch: [], pwm: null };
+  const options = { flash: null, i2c: [], watch: [], pwm: null, uart: null };
   for (let i = 0; i < argv.length; i += 2) {
     const [name, value] = [argv[i], argv[i + 1]];
     const list = () => value.split(',').filter((s) => s !== '');
@@ -70,6 +79,7 @@ function parseArguments(argv) {
     else if (name === '--i2c') options.i2c = list().map((s) => s.split(':').map(Number));
     else if (name === '--watch') options.watch = list().map(Number);
     else if (name === '--pwm') options.pwm = Number(value);
+    else if (name === '--uart') options.uart = Number(value);
     else throw new Error(`unknown option ${name}`);
   }
   return options;
@@ -103,6 +113,10 @@ let simulator, mcu, cdc, timeBase = 0;
 const driven = new Map(); // gpio -> true/false/null (null: the pad's pull decides)
 const analog = new Map(); // ADC channel -> its 12-bit reading (rp2040js's channelValues), kept over resets
 let usbQueue = [];
+let usbRead = null; // [endpoint, size]: the device's armed receive buffer, while the host has nothing for it
+let uartSent = []; // bytes the --uart UART sent since the last report
+let uartQueue = []; // bytes on their way to its RX pin
+let uartNextNs = 0; // when the next of them has arrived, at the UART's baud rate
 let spiPending = null; // [bus, time, bytes]
 let lastPwm = '';
 let lastInputRead = -1; // emulated ns of the last read of SIO GPIO_IN: Pin.value() on an input
@@ -198,7 +212,29 @@ function build() {
     if (offset === SIO_GPIO_IN) lastInputRead = now();
     return readSio(offset);
   };
+  if (options.uart !== null) {
+    const uart = mcu.uart[options.uart];
+    uart.checkInterrupts = () => mcu.setInterrupt(uart.irq, !!(uart.interruptStatus & uart.interruptMask));
+    uart.onByte = (value) => {
+      uartSent.push(value);
+      uart.interruptStatus |= UART_TXINTR;
+      uart.checkInterrupts();
+    };
+  }
+  uartSent = [];
   cdc = new USBCDC(mcu.usbCtrl);
+  // rp2040js's host answers every receive buffer the device arms at once, with an empty packet when it
+  // has nothing to send, and the firmware's USB interrupt then never rests; a real host sends nothing
+  // (the USB controller NAKs without an interrupt), so the buffer waits here until there are bytes.
+  const answerRead = cdc.usb.onEndpointRead;
+  cdc.usb.onEndpointRead = (endpoint, size) => {
+    if (endpoint === cdc.outEndpoint && cdc.txFIFO.empty) usbRead = [endpoint, size];
+    else answerRead(endpoint, size);
+  };
+  cdc.answerWaitingRead = () => {
+    if (usbRead && !cdc.txFIFO.empty) { const [endpoint, size] = usbRead; usbRead = null; answerRead(endpoint, size); }
+  };
+  usbRead = null;
   cdc.onDeviceConnected = () => emit('C');
   cdc.onSerialData = (value) => { if (value.length) emit(`U ${hex(value)}`); };
   usbQueue = [];
@@ -236,8 +272,28 @@ function pwmState() {
   return duty ? `${Math.round(mcu.clkSys / divider / period)} ${duty}` : '0 0';
 }
 
-function hostSide() {
+// The bytes of the cable whose time has come go into --uart's RX FIFO, a frame's time apart at the
+// firmware's baud rate. A UART not enabled loses them, as on the chip; a full FIFO holds them back (on the
+// chip its interrupt would have emptied it: the firmware reads with interrupts on).
+function feedUart() {
+  const uart = mcu.uart[options.uart];
+  const frameNs = uart.baudDivider ? (UART_FRAME_BITS * 1e9) / uart.baudRate : 0;
+  while (uartQueue.length && uartNextNs <= now()) {
+    if (!(uart.enabled && uart.rxEnabled)) uartQueue.shift();
+    else if (uart.rxFIFO.full) { uartNextNs = now() + frameNs; return; }
+    else uart.feedByte(uartQueue.shift());
+    uartNextNs += frameNs;
+  }
+}
+
+function feedUsb() {
   while (usbQueue.length && cdc.txFIFO.itemCount < cdc.txFIFO.size) cdc.sendSerialByte(usbQueue.shift());
+  cdc.answerWaitingRead();
+}
+
+function hostSide() {
+  feedUsb();
+  if (uartSent.length) { flushSpi(); emit(`L ${hex(uartSent)}`); uartSent = []; }
   followPulls();
   if (options.pwm !== null) {
     const state = pwmState();
@@ -267,6 +323,7 @@ let profiling = false;
 let profile = new Map(); // instruction address -> cycles spent there while profiling
 function batch() {
   const core = mcu.core, clock = simulator.clock, xosc = mcu.peripherals[XOSC];
+  feedUsb(); // what the host sent since the last batch, before a waiting core skips ahead
   for (let i = 0; i < 100000 && now() < runTarget; i++) {
     if (xosc.isDormant) {
       if (dormantLevels === null) {
@@ -286,8 +343,12 @@ function batch() {
       account.dormant += step;
       i += 1000;
     } else if (core.waiting) {
-      const step = Math.min(clock.nanosToNextAlarm, runTarget - now());
+      // A core waiting with no alarm set waits for the outside world: the host's commands come between
+      // batches, so time runs on to the end of the run.
+      let step = Math.min(clock.nextAlarm ? clock.nanosToNextAlarm : Infinity, runTarget - now());
+      if (uartQueue.length) step = Math.max(1, Math.min(step, uartNextNs - now()));
       clock.tick(step);
+      if (uartQueue.length) feedUart();
       count(account.wait, mcu.clkSys, step);
       i += step / cycleNanos;
     } else if (!profiling) {
@@ -301,6 +362,7 @@ function batch() {
       profile.set(address, (profile.get(address) || 0) + cycles);
       clock.tick(cycles * cycleNanos);
     }
+    if (uartQueue.length && (i & 255) === 0) feedUart();
     if (resetPending) break;
   }
   if (resetPending) { resetPending = false; emit(`X ${now()}`); reset(); }
@@ -320,6 +382,11 @@ function command(line) {
       break;
     }
     case 'usb': for (const b of Buffer.from(words[1], 'hex')) usbQueue.push(b); break;
+    case 'uart':
+      if (options.uart === null) { process.stderr.write('[chip] uart: no --uart to carry the bytes\n'); break; }
+      if (!uartQueue.length) uartNextNs = Math.max(uartNextNs, now());
+      for (const b of Buffer.from(words[1], 'hex')) uartQueue.push(b);
+      break;
     case 'in': {
       const gpio = Number(words[1]), level = words[2] === '-' ? null : words[2] === '1';
       driven.set(gpio, level);

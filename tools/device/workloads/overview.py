@@ -36,9 +36,9 @@ from othello.variant import BLACK
 # Leaves of perft from the start, depth 0..9 (othello.perft's conventions).
 PERFT_LEAVES = (1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288)
 # search_nodes None: the top level's own node budget, so a searched position takes a whole top-level move.
-FULL = {"perft_ms": 1000, "perft_max_depth": 9, "search_plies": (20, 24, 28, 32, 36), "search_nodes": None,
+FULL_WORKLOAD = {"perft_ms": 1000, "perft_max_depth": 9, "search_plies": (20, 24, 28, 32, 36), "search_nodes": None,
         "level_plies": (22, 30, 38)}
-QUICK = {"perft_ms": 60000, "perft_max_depth": 3, "search_plies": (20, 30), "search_nodes": 60, "level_plies": ()}
+QUICK_WORKLOAD = {"perft_ms": 60000, "perft_max_depth": 3, "search_plies": (20, 30), "search_nodes": 60, "level_plies": ()}
 ALLOCATION_DEPTH = 3  # small enough that the plain kernel's garbage fits the Pico's heap uncollected
 
 
@@ -163,7 +163,7 @@ def level_figures(workload):
 
 
 def main(quick=False):
-    workload = QUICK if quick else FULL
+    workload = QUICK_WORKLOAD if quick else FULL_WORKLOAD
     board = Board()
     kernel_name = make_kernel(board.geometry, 1).name
     print("device_bench", "quick" if quick else "full")
