@@ -113,7 +113,9 @@ class Side:
             play.offer(rng.randrange(1, 1 << 16))
         elif play.state == CONSIDERING:
             play.answer(True)
-        elif play.state == PLAYING and not self.passive:
+        elif play.state == PLAYING:
+            play.check_my_clock()  # as the link screen does every frame
+        if play.state == PLAYING and not self.passive:
             session = play.session
             game = session.game
             if play.peer_take_back is not None:

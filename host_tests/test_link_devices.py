@@ -46,9 +46,10 @@ def start(cable):
     assert linked_game(a)[1] == 0 and linked_game(b)[1] == 1
 
 
-def play_moves(cable, count=None):
+def play_moves(cable, count=None, arrive_ms=1500):
     """Let each device's player press A on their turn (the cursor rests on a legal move) `count` times or
-    until the game is over on both; returns the moves played."""
+    until the game is over on both; returns the moves played. Each move must be saved on both devices
+    within `arrive_ms` of the press's release before the next press."""
     played = 0
     while count is None or played < count:
         game_a, colour_a = linked_game(cable.a)
@@ -56,11 +57,13 @@ def play_moves(cable, count=None):
         if game_a.is_over() and game_b.is_over():
             break
         mover = cable.a if game_a.turn == colour_a else cable.b
-        before = len(game_a.history) + len(game_b.history)
+        before = len(game_a.history), len(game_b.history)
         cable.tap(mover, "a")
-        cable.run(300)
-        after_a, after_b = linked_game(cable.a)[0], linked_game(cable.b)[0]
-        assert len(after_a.history) + len(after_b.history) > before, "a press on the side to move moved nothing"
+        waited = 0
+        while not (len(linked_game(cable.a)[0].history) > before[0] and len(linked_game(cable.b)[0].history) > before[1]):
+            assert waited < arrive_ms, "a press on the side to move was not played on both devices"
+            cable.run(100)
+            waited += 100
         played += 1
         assert played < 100
     return played

@@ -9,6 +9,7 @@ from link import frames
 from link.play import CUT_BACK, MISMATCH, PLAYING, SAME, CAUGHT_UP, reconcile, settings_from_bytes, settings_to_bytes
 from link import protocol
 from link_helpers import Pair
+from othello.scoring import END_TIME
 from ui.settings import defaults
 
 
@@ -50,6 +51,18 @@ def test_an_offer_carries_every_new_game_setting():
                  clock=5, match="race", race=150, games=3, colour=1, first=1)
     back = settings_from_bytes(settings_to_bytes(offer))
     assert all(back[key] == offer[key] for key in back)
+
+
+def test_a_player_whose_clock_runs_out_loses_on_time_on_both_devices():
+    pair = Pair(5, settings=dict(defaults(8), clock=5))
+    assert pair.run(30000, lambda: pair.both_playing() and pair.a.play.session.game.move_count() >= 6)
+    mover = pair.a if pair.a.play.my_turn() else pair.b
+    mover.passive = True  # this player stops moving: their five minutes run out, and the other's do not
+    assert not pair.run(299000, pair.both_over)
+    assert pair.run(3000, pair.both_over) and pair.same_game()
+    for side in (pair.a, pair.b):
+        result = side.play.session.game.result()
+        assert result.reason == END_TIME and result.winner == 1 - mover.play.my_colour()
 
 
 def test_a_clean_cable_plays_a_whole_game_alike_on_both_devices():

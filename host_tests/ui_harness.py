@@ -98,6 +98,9 @@ class StandInPlayer:
     def prepare(self, variant):
         """Nothing to build: this player keeps no tables."""
 
+    def release(self):
+        """Nothing to let go."""
+
     def at(self, ms, action):
         self.scheduled.append((ms, action))
 

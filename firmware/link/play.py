@@ -282,7 +282,7 @@ class LinkPlay:
 
     def my_turn(self):
         game = self.session.game
-        return self.state == PLAYING and not game.is_over() and game.turn == self.my_colour()
+        return self.state == PLAYING and game.turn == self.my_colour() and not game.is_over()
 
     def play(self, square):
         """This player's move (legal: the screen checks); returns the Move, or None when it is not their turn."""
@@ -362,10 +362,13 @@ class LinkPlay:
         self.end_game(resign, self.session.game, self.my_colour())
         self.send_game(END, ending_code(self.session))
 
-    def time_up(self):
-        """This player's own clock ran out (each device judges only its own player's clock)."""
-        game = self.session.game
-        if game.check_time() is not None:
+    def check_my_clock(self):
+        """End the game when this player's own clock has run out (each device judges only its own player's
+        clock). Called every frame: the board's moves are looked at only once the clock has run out."""
+        session = self.session
+        if session is None or self.state != PLAYING or session.game.clock is None or session.game.turn != self.my_colour():
+            return
+        if session.game.check_time() is not None:
             self.send_game(END, ending_code(self.session))
             self.changed = True
 

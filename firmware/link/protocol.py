@@ -24,6 +24,8 @@ counts. docs/LINK.md is the full description.
 from othello.compat import const, ticks_add, ticks_diff
 from link.frames import Decoder, encode
 
+_NOTHING = ()
+
 VERSION = const(1)  # the protocol's version: peers with another one do not play
 
 # Frame types of the conversation itself; the game's messages are link/play.py's (0x10 and up).
@@ -196,16 +198,24 @@ class Protocol:
         self.output += encode(HELLO, 0, 0, payload)
         self.said_at = now
 
+    # The three below run every frame: when there is nothing, they hand back a constant and allocate nothing.
+
     def take_output(self):
+        if not self.output:
+            return b""
         out = bytes(self.output)
         self.output = bytearray()
         return out
 
     def take_messages(self):
+        if not self.messages:
+            return _NOTHING
         messages, self.messages = self.messages, []
         return messages
 
     def take_events(self):
+        if not self.events:
+            return _NOTHING
         events, self.events = self.events, []
         return events
 

@@ -207,13 +207,15 @@ class Game:
 
     def check_time(self):
         """Ends the game if the running clock has reached zero; returns the loser or None."""
-        if self.clock is None or self.ending is not None or self.board.is_game_over():
+        if self.clock is None or self.ending is not None:
             return None
         loser = self.clock.flagged(self.now())
-        if loser is not None:
-            self.clock.stop(self.now())
-            b = self.board
-            self.ending = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
+        # The board's moves only once the clock has run out: the game screens ask every frame.
+        if loser is None or self.board.is_game_over():
+            return None
+        self.clock.stop(self.now())
+        b = self.board
+        self.ending = time_loss_result(loser, b.count(BLACK), b.count(WHITE), b.empties())
         return loser
 
     def end(self, result):

@@ -2,6 +2,7 @@
 
     from player import LEVELS, think, hint
     prepare(board.variant)                # optional: build the tables now (at power-up)
+    release()                             # let them go while nothing searches (link play)
     decision = think(board, 5)            # level 5 plays board's side to move
     board.play(decision.square)           # or board.pass_turn() if decision.square == PASS
     print(decision.describe())            # "e6 +4", "c3 win by 6 (exact)"
@@ -30,10 +31,10 @@ think() also takes
                    given): the node budgets follow it (levels.at_clock)
 """
 
-from player.engine import Decision, decide, prepare
+from player.engine import Decision, decide, prepare, release
 from player.levels import BASE_MHZ, LEVELS, Level, at_clock, hint_level
 
-__all__ = ("BASE_MHZ", "LEVELS", "Level", "Decision", "think", "hint", "solve", "prepare")
+__all__ = ("BASE_MHZ", "LEVELS", "Level", "Decision", "think", "hint", "solve", "prepare", "release")
 
 def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,
           solve_node_limit=None, mhz=BASE_MHZ):

@@ -299,6 +299,15 @@ def prepare(variant):
     engine.midgame_search()
 
 
+def release():
+    """Let the engine go, with its tables and its fast path's code and stacks (about 64 KB on the Pico), for
+    a screen that searches nothing and needs the room: link play. prepare() or the next decision builds it
+    again."""
+    _engine[0] = None
+    _let_go_but(None)
+    gc.collect()
+
+
 def decide(board, level, should_stop=None, now=None, node_limit=None, time_limit_ms=None, rng_seed=None,
            level_number=None, solve_node_limit=None):
     """The move `level` (a levels.Level) plays on `board`; see player.think for the arguments."""

@@ -249,7 +249,6 @@ class App:
         self.session = None
         gc.collect()
         self.session = Session.start(settings, mode, self.device.ticks_ms, self.rng, start, variant)
-        self.player.prepare(self.session.game.board.variant)
         self.save_session()
         self.show_game()
 
@@ -269,6 +268,13 @@ class App:
             if (name.startswith("ui.") and name not in _APP_MODULES) or name in SCREEN_HELPERS:
                 release_module(name)
         gc.collect()  # before the next screen's code comes in, so it can take the last one's place
+        if place == LINK:
+            # Link play searches nothing, and its code and the engine's tables left 13 KB of the Pico's heap.
+            self.player.release()
+        elif place == GAME_SCREEN:
+            # The engine for the session's board (a no-op while it is there): here, with the menus' code gone,
+            # its blocks find room; after link play let it go, it comes back here.
+            self.player.prepare(arguments[0].game.board.variant)
         self.open_only(self.make(place, *arguments))
 
     def open_only(self, screen):

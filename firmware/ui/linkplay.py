@@ -88,8 +88,7 @@ class LinkScreen(GameView):
         if data:
             play.receive(data, now)
         play.tick(now)
-        if play.session is not None and play.my_turn() and play.session.game.clock is not None:
-            play.time_up()
+        play.check_my_clock()
         self.cable.write(play.take_output())
         if not play.changed:
             return
@@ -170,7 +169,7 @@ class LinkScreen(GameView):
                 app.dirty = True
             return
         game = self.session.game
-        if game.is_over():
+        if self.over:  # position_changed() worked it out when the game last changed: not every frame
             if self.state != OVER:
                 self.game_over()
             return
@@ -325,8 +324,7 @@ class LinkScreen(GameView):
         session = self.session
         session.mode = MODE_COMPUTER
         session.players[1 - session.me] = app.settings["level"]
-        app.player.prepare(session.game.board.variant)
-        app.save_session()
+        app.save_session()  # show_game() makes the engine again once this screen's code is gone (App.arrive)
         app.show_game()
 
     # ----- drawing --------------------------------------------------------------------------------

@@ -478,7 +478,10 @@ class SimulatedDevice:
     def feed_link(self, data):
         """Bytes arrive on the link UART's RX pin (lost, as on a board, if the firmware has no UART there)."""
         if data and self.config.link is not None:
-            self._send("B %d %s" % (self.config.link.rx, bytes(data).hex()))
+            self._send(self._link_bytes_command(bytes(data).hex()))
+
+    def _link_bytes_command(self, hex_bytes):
+        return "B %d %s" % (self.config.link.rx, hex_bytes)
 
     # --- buttons ---
 

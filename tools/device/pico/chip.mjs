@@ -128,6 +128,19 @@ let dormantLevels = null; // each GPIO's level when the chip went dormant (edge 
 // under 1.15 V, where the RP2040 is not certified (the firmware must raise VSEL before the clock)
 const account = { run: {}, wait: {}, dormant: 0, undervolted: 0 };
 const count = (table, hz, nanos) => { table[hz] = (table[hz] || 0) + nanos; };
+// The instructions' time is summed here and counted into account.run when clk_sys changes and at the end of
+// each batch: a table entry per instruction took a good part of the emulator's time.
+let running = 0; // ns run at clk_sys since the last count
+let undervolting = false; // clk_sys above 133 MHz with the core under 1.15 V (followed as either changes)
+function countRunning(hz = mcu.clkSys) {
+  if (!running) return;
+  count(account.run, hz, running);
+  if (undervolting) account.undervolted += running;
+  running = 0;
+}
+function followPower() {
+  undervolting = mcu.clkSys > 133e6 && ((vreg >> 4) & 0xf) < 12;
+}
 
 const now = () => timeBase + Math.round(simulator.clock.nanos);
 
@@ -158,14 +171,22 @@ function build() {
   };
   mcu.peripherals[0x40058].onWatchdogTrigger = () => { resetPending = true; }; // the watchdog
   cycleNanos = 1e9 / mcu.clkSys;
-  mcu.addClockListener((hz) => { cycleNanos = 1e9 / hz; });
+  // rp2040js calls this within the instruction that changed the clock, with clkSys already the new one
+  mcu.addClockListener((hz, oldHz) => {
+    countRunning(oldHz);
+    cycleNanos = 1e9 / hz;
+    followPower();
+  });
   dormantWake = [0, 0, 0, 0];
   dormantLevels = null;
   vreg = VREG_RESET;
+  followPower();
   const chipReset = mcu.peripherals[VREG_AND_CHIP_RESET];
   const vregRead = chipReset.readUint32.bind(chipReset), vregWrite = chipReset.writeUint32.bind(chipReset);
   chipReset.readUint32 = (offset) => (offset === 0 ? vreg | VREG_ROK : vregRead(offset));
-  chipReset.writeUint32 = (offset, value) => { if (offset === 0) vreg = value & VREG_WRITABLE; else vregWrite(offset, value); };
+  chipReset.writeUint32 = (offset, value) => {
+    if (offset === 0) { countRunning(); vreg = value & VREG_WRITABLE; followPower(); } else vregWrite(offset, value);
+  };
   const io = mcu.peripherals[IO_BANK0];
   const ioRead = io.readUint32.bind(io), ioWrite = io.writeUint32.bind(io);
   io.readUint32 = (offset) => (offset >= DORMANT_WAKE_INTE0 && offset <= DORMANT_WAKE_INTS3
@@ -352,19 +373,25 @@ function batch() {
       count(account.wait, mcu.clkSys, step);
       i += step / cycleNanos;
     } else if (!profiling) {
-      const nanos = core.executeInstruction() * cycleNanos;
-      count(account.run, mcu.clkSys, nanos);
-      if (mcu.clkSys > 133e6 && ((vreg >> 4) & 0xf) < 12) account.undervolted += nanos;
-      clock.tick(nanos);
+      // Up to 256 instructions, as long as the core runs: the checks above once a run, not per instruction.
+      const endNanos = runTarget - timeBase;
+      let n = 0;
+      do {
+        const nanos = core.executeInstruction() * cycleNanos;
+        running += nanos;
+        clock.tick(nanos);
+      } while (++n < 256 && !core.waiting && !xosc.isDormant && !resetPending && Math.round(clock.nanos) < endNanos);
+      i += n - 1;
     } else {
       const address = core.PC, cycles = core.executeInstruction();
       count(account.run, mcu.clkSys, cycles * cycleNanos);
       profile.set(address, (profile.get(address) || 0) + cycles);
       clock.tick(cycles * cycleNanos);
     }
-    if (uartQueue.length && (i & 255) === 0) feedUart();
+    if (uartQueue.length) feedUart();
     if (resetPending) break;
   }
+  countRunning();
   if (resetPending) { resetPending = false; emit(`X ${now()}`); reset(); }
   hostSide();
   if (now() >= runTarget) { emit(`T ${now()} ${lastInputRead}`); runTarget = null; send(); return; }
