@@ -10,13 +10,12 @@ and shown with an offer to restart: the device never stops at a silent REPL.
 import hw
 from othello.compat import COLLECT_EVERY, collect_every
 
-# Until the game's loop starts, the heap is filled with code being loaded and little else: collecting every
-# 32 KB rather than every COLLECT_EVERY bytes brings the main menu 200 ms sooner (docs/DEVICE_SPEED.md, Boot).
-BOOT_COLLECT_EVERY = 32768
-
-
 def main():
-    collect_every(BOOT_COLLECT_EVERY)  # from the start: it keeps the heap in few pieces (compat.collect_every)
+    # From the start, as it keeps the heap in few pieces (compat.collect_every). Until the game's loop starts,
+    # the heap is filled with code being loaded and little else: collecting every 32 KB rather than every
+    # COLLECT_EVERY bytes brings the main menu 200 ms sooner (docs/DEVICE_SPEED.md, Boot). The number has no
+    # name: the device compiles this file from source, and each name in it is interned for good.
+    collect_every(32768)
     try:
         device, config_error = hw.boot()
     except Exception as error:  # not even the display answers: the serial console is all there is

@@ -31,7 +31,7 @@ HEAP_SAMPLE_MS = 250
 
 def sampled_picos():
     """Two Picos with the `make flash` build, main.py led by ui_heap's sampler (a collection, then the free
-    heap, every HEAP_SAMPLE_MS: the lowest of each second goes to the console as `heap_low FREE AT`)."""
+    heap, every HEAP_SAMPLE_MS: the lowest of each second goes to the console as `heap_lowest_free FREE AT`)."""
     files = pico_emulator.build_files(BOARD)
     files["/main.py"] = (ui_heap.SAMPLER % HEAP_SAMPLE_MS).encode() + files["/main.py"]
     return (pico_emulator.EmulatedPico(BOARD, files=dict(files), seed=seed) for seed in (1, 2))
@@ -41,7 +41,7 @@ def lowest_free(pico, *spans):
     """The lowest free heap the sampler reported in the console's (start, end) character spans (end None: to
     the end): the time in link play, not the main menu's before it (docs/MEMORY.md has the menu's)."""
     lows = [int(line.split()[1]) for start, end in spans for line in pico.console[start:end].splitlines()
-            if line.startswith("heap_low ")]
+            if line.startswith("heap_lowest_free ")]
     assert lows, pico.console[-2000:]
     return min(lows)
 

@@ -435,7 +435,7 @@ def test_book_symmetries_are_a_group_of_8_distinct_maps():
 @pytest.mark.parametrize("size", [6, 8, 10])
 def test_book_symmetries_undo_with_their_inverses(size):
     for symmetry in range(8):
-        back = book_module.INVERSES[symmetry]
+        back = book_module._INVERSES[symmetry]
         for square in range(size * size):
             assert book_module.image_square(book_module.image_square(square, symmetry, size), back, size) == square
 

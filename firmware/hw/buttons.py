@@ -22,13 +22,15 @@ poll() allocates nothing when nothing happened, so it can run often while
 the computer thinks.
 """
 
+from othello.compat import const
+
 PRESS = "press"
 REPEAT = "repeat"
 LONG = "long"
 RELEASE = "release"
 
 DIRECTIONS = ("up", "down", "left", "right")
-_NO_EVENTS = ()
+_NO_EVENTS = const(())
 
 
 class Buttons:

@@ -30,9 +30,9 @@ a game the heap may have no such block left).
 import framebuf
 from othello.compat import const
 
-WIDTH = const(128)
-HEIGHT = const(64)
-PAGES = const(8)
+_WIDTH = const(128)
+_HEIGHT = const(64)
+_PAGES = const(8)
 
 _SET_CONTRAST = const(0x81)
 _RESUME_RAM = const(0xA4)  # A5 would light every pixel
@@ -58,7 +58,7 @@ _HIGH_COLUMN = const(0x10)
 
 _HORIZONTAL = const(0x00)
 _PAGE = const(0x02)
-_WHOLE_SCREEN = (_COLUMN_WINDOW, 0, WIDTH - 1, _PAGE_WINDOW, 0, PAGES - 1)
+_WHOLE_SCREEN = const((_COLUMN_WINDOW, 0, _WIDTH - 1, _PAGE_WINDOW, 0, _PAGES - 1))
 _COMMAND_STREAM = const(0x00)  # I2C control bytes: Co = 0, then D/C
 _DATA_STREAM = const(0x40)
 
@@ -131,11 +131,11 @@ class Display:
             raise ValueError("display controller %r is not supported" % (controller,))
         self.link = link
         self.controller = controller
-        self.width = WIDTH
-        self.height = HEIGHT
-        frame = bytearray(1 + WIDTH * PAGES)  # a byte of room, then the picture
+        self.width = _WIDTH
+        self.height = _HEIGHT
+        frame = bytearray(1 + _WIDTH * _PAGES)  # a byte of room, then the picture
         self.buffer = memoryview(frame)[1:]
-        self.fb = framebuf.FrameBuffer(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self.fb = framebuf.FrameBuffer(self.buffer, _WIDTH, _HEIGHT, framebuf.MONO_VLSB)
         self._page_mode = controller == "sh1106" or addressing == "page"
         if self._page_mode:
             column = 2 if controller == "sh1106" else 0
@@ -144,7 +144,7 @@ class Display:
             self._page_command_payload = link.payload(self._page_command)
             # Each page's room is the last byte of the page before it (page 0's is the frame's own).
             pages = memoryview(frame)
-            self._payloads = tuple(link.payload(pages[page * WIDTH : (page + 1) * WIDTH + 1]) for page in range(PAGES))
+            self._payloads = tuple(link.payload(pages[page * _WIDTH : (page + 1) * _WIDTH + 1]) for page in range(_PAGES))
         else:
             self._window_payload = link.payload(bytearray((0,) + _WHOLE_SCREEN))
             self._payloads = (link.payload(frame),)
@@ -171,7 +171,7 @@ class Display:
         else:
             specific = (_DC_DC, 0x8B, _PRECHARGE, 0x22, _VCOM_LEVEL, 0x35)
         self._command(
-            (_DISPLAY_OFF, _CLOCK, 0x80, _MULTIPLEX, HEIGHT - 1, _DISPLAY_OFFSET, 0, _START_LINE, _COM_PINS, 0x12)
+            (_DISPLAY_OFF, _CLOCK, 0x80, _MULTIPLEX, _HEIGHT - 1, _DISPLAY_OFFSET, 0, _START_LINE, _COM_PINS, 0x12)
             + specific
             + (_SET_CONTRAST, self.contrast_level, _RESUME_RAM, _NORMAL)
             + self._orientation()
@@ -190,7 +190,7 @@ class Display:
         payloads = self._payloads
         if self._page_mode:
             command = self._page_command
-            for page in range(PAGES):
+            for page in range(_PAGES):
                 command[1] = _PAGE_ADDRESS | page
                 link.command(self._page_command_payload)
                 link.data(payloads[page])

@@ -55,9 +55,8 @@ else:  # CPython: the same counters, wrapping as they do on the Pico
     # MicroPython's tick counters wrap at 2**30 on the RP2040; code that
     # measures time only through ticks_diff/ticks_add then works the same on
     # both, including with the simulator's clock, which wraps too.
-    _TICKS_PERIOD = 1 << 30
-    _TICKS_MASK = _TICKS_PERIOD - 1
-    _TICKS_HALF = _TICKS_PERIOD >> 1
+    _TICKS_MASK = const((1 << 30) - 1)
+    _TICKS_HALF = const(1 << 29)
 
     def ticks_ms():
         return (time.monotonic_ns() // 1000000) & _TICKS_MASK

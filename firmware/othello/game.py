@@ -5,7 +5,7 @@ transcripts, as RULES.md says; loading a transcript puts them back.
 """
 
 from othello.board import PASS, Board, IllegalMoveError, Move
-from othello.compat import ticks_diff, ticks_ms
+from othello.compat import const, ticks_diff, ticks_ms
 from othello.notation import NotationError, format_transcript, split_transcript
 from othello.scoring import END_AGREED, END_RESIGN, END_TIME, Result, time_loss_result
 from othello.variant import BLACK, WHITE
@@ -59,21 +59,22 @@ class Clock:
         return {"limit_ms": self.limit_ms, "remaining": list(self.remaining)}
 
 
+_NO_SQUARE = const(255)  # History's square of a pass
+_BLOCK_PLIES = const(16)  # History's records a block
+
+
 class History:
     """The plies of a game, oldest first: a list of Moves that packs each into a few bytes.
 
     A Move object a ply would cost about 80 bytes of the Pico's heap (its
     attributes and its 64-bit mask, a big integer there), kept for the whole
     game and scattered between the blocks freed around it. Here a ply is a
-    record of size + 2 bytes: the square (NO_SQUARE for a pass), the colour,
+    record of size + 2 bytes: the square (_NO_SQUARE for a pass), the colour,
     then the flipped mask, little-endian. The records are kept in blocks of
-    BLOCK_PLIES, so a long game never asks for a large free block: one buffer
+    _BLOCK_PLIES, so a long game never asks for a large free block: one buffer
     doubled as the game grew found none late in a game. Indexing and
     iterating give Move objects, made on request.
     """
-
-    NO_SQUARE = 255
-    BLOCK_PLIES = 16
 
     def __init__(self, squares):
         self.mask_bytes = (squares + 7) // 8
@@ -90,11 +91,11 @@ class History:
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError("no ply %d in a history of %d" % (index, self.count))
-        data = self.blocks[index // self.BLOCK_PLIES]
-        at = index % self.BLOCK_PLIES * self.record
+        data = self.blocks[index // _BLOCK_PLIES]
+        at = index % _BLOCK_PLIES * self.record
         square = data[at]
         flipped = int.from_bytes(data[at + 2:at + self.record], "little")
-        return Move(PASS if square == self.NO_SQUARE else square, flipped, data[at + 1])
+        return Move(PASS if square == _NO_SQUARE else square, flipped, data[at + 1])
 
     def __iter__(self):
         for index in range(self.count):
@@ -104,13 +105,13 @@ class History:
         return isinstance(other, (list, History)) and list(self) == list(other)
 
     def append(self, move):
-        block = self.count // self.BLOCK_PLIES
+        block = self.count // _BLOCK_PLIES
         if block == len(self.blocks):
-            self.blocks.append(bytearray(self.record * self.BLOCK_PLIES))
+            self.blocks.append(bytearray(self.record * _BLOCK_PLIES))
         data = self.blocks[block]
-        at = self.count % self.BLOCK_PLIES * self.record
+        at = self.count % _BLOCK_PLIES * self.record
         if move.square == PASS:
-            data[at] = self.NO_SQUARE
+            data[at] = _NO_SQUARE
             self.passes += 1
         else:
             data[at] = move.square
@@ -129,8 +130,8 @@ class History:
         """The squares played, PASS for a pass, oldest first (no Move objects made)."""
         found = []
         for index in range(self.count):
-            square = self.blocks[index // self.BLOCK_PLIES][index % self.BLOCK_PLIES * self.record]
-            found.append(PASS if square == self.NO_SQUARE else square)
+            square = self.blocks[index // _BLOCK_PLIES][index % _BLOCK_PLIES * self.record]
+            found.append(PASS if square == _NO_SQUARE else square)
         return found
 
 

@@ -48,7 +48,7 @@ def think(board, level, should_stop=None, now=None, node_limit=None, time_limit_
 def hint(board, should_stop=None, now=None, time_limit_ms=None, mhz=BASE_MHZ):
     """The best move for the side to move with its evaluation in discs (exact when solved): a Decision.
 
-    Without `time_limit_ms` a hint takes up to levels.HINT_TIME_MS on the
+    Without `time_limit_ms` a hint takes up to the top level's time on the
     device; its search budget grows with the time given, up to the top level's.
     """
     return decide(board, at_clock(hint_level(time_limit_ms), mhz), should_stop, now, None, None, 0, None)

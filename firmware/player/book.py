@@ -23,6 +23,8 @@ Only plain Othello rules use the book (Anti-Othello wants other moves, and a
 black hole changes which moves exist).
 """
 
+from othello.compat import const
+
 MAGIC = b"OTBK"
 VERSION = 1
 HEADER_SIZE = 12
@@ -30,7 +32,7 @@ ENTRY_SIZE = 10
 
 # The inverse of each symmetry (image_square's numbering): a swap of rows and columns after one mirror
 # is undone by the swap before the other mirror.
-INVERSES = (0, 1, 2, 3, 4, 6, 5, 7)
+_INVERSES = const((0, 1, 2, 3, 4, 6, 5, 7))
 
 _symmetries = {}
 
@@ -173,7 +175,7 @@ def moves_for(board, kernel, path=None):
                 low = middle + 1
             else:
                 high = middle
-        back = INVERSES[symmetry]
+        back = _INVERSES[symmetry]
         found = []
         stream.seek(HEADER_SIZE + low * ENTRY_SIZE)
         while low < count and stream.readinto(entry) == ENTRY_SIZE and (_read_u32(entry, 0), _read_u32(entry, 4)) == key:

@@ -29,7 +29,7 @@ difference goes from node to node, so no score needs a count. The search
 recurses with `bl`, a frame of 16 words a node; r7 holds the state's address,
 r6 the board's, r5 the node's frame throughout, and the subroutines keep r5.
 
-The state (STATE_BYTES, word aligned; ViperSolver makes it with new_state()
+The state (_STATE_BYTES, word aligned; ViperSolver makes it with new_state()
 and puts its address in cfg[_C_SMALL_STATE]), at the offsets _S_* below:
 the nodes counted, anti, the flip stack's top, how many empty squares are
 listed, EMPTY (their board indices, up to five, ascending by square) and
@@ -120,7 +120,7 @@ _AFTER_AT = const(544)  # lists[544:800]: the zeros below the lowest set bit of 
 _BEFORE_AT = const(800)  # lists[800:1056]: the zeros above the highest set bit of a byte, 0 for 0
 _LISTS_AT = const(1056)  # lists[0:32] is the de Bruijn table of bit indices
 
-_DE_BRUIJN_MULTIPLIER = 0x077CB531
+_DE_BRUIJN_MULTIPLIER = const(0x077CB531)
 # The state's layout (byte offsets; the docstring above says what each holds)
 _S_NODES = const(0)
 _S_ANTI = const(4)
@@ -143,7 +143,7 @@ _S_SPREAD = const(120)
 _S_BOARD = const(184)
 _S_FLIPS = const(312)
 _S_FRAMES = const(424)
-STATE_BYTES = 744
+_STATE_BYTES = const(744)
 _ROW = const(12)  # a board row's bytes: 8 squares and 4 zeros
 _CFG_BASE = const(272)  # cfg + this reaches its words 68 to 99 with an offset of at most 124
 # a node's frame (byte offsets)
@@ -171,7 +171,7 @@ def new_state(de_bruijn):
 
     de_bruijn: the bit index of each word 1 << i, by the top five bits of its product with
     _DE_BRUIJN_MULTIPLIER (endgame_viper.DE_BRUIJN, the table its viper code reads too)."""
-    state = bytearray(STATE_BYTES)  # word aligned: the heap's blocks are
+    state = bytearray(_STATE_BYTES)  # word aligned: the heap's blocks are
     for at, word in ((_S_M1, 0x55555555), (_S_M2, 0x33333333), (_S_M4, 0x0F0F0F0F), (_S_H01, 0x01010101),
                      (_S_DE_BRUIJN_MULTIPLIER, _DE_BRUIJN_MULTIPLIER)):
         state[at:at + 4] = word.to_bytes(4, "little")

@@ -72,8 +72,8 @@ else:
 
 # A constant whose name starts with _ is MicroPython's compile-time constant only: unlike the public
 # names, it takes no place in the module's globals (nor its name a place in the heap).
-MAX_EMPTIES = 32  # the most empty squares a solver can be made for
-DEFAULT_EMPTIES = 24  # what it is made for unless told: more is out of reach on the device anyway
+_MAX_EMPTIES = const(32)  # the most empty squares a solver can be made for
+_DEFAULT_EMPTIES = const(24)  # what it is made for unless told: more is out of reach on the device anyway
 _SORT_EMPTIES = const(7)
 _TABLE_EMPTIES = const(7)  # nodes with this many empties use the transposition table
 _ETC_EMPTIES = const(8)  # ... and from this many, look up each child there first (enhanced transposition cut-off)
@@ -157,8 +157,8 @@ _LISTS_AT = const(1056)  # lists[0:32] is the de Bruijn table of bit indices
 DE_BRUIJN = bytes((0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                    31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9))
 WORD = 0xFFFFFFFF
-LEFT_QUADRANTS = 0x0F0F0F0F  # columns a-d of a 32-bit word (four rows)
-RIGHT_QUADRANTS = 0xF0F0F0F0
+_LEFT_QUADRANTS = const(0x0F0F0F0F)  # columns a-d of a 32-bit word (four rows)
+_RIGHT_QUADRANTS = const(0xF0F0F0F0)
 
 
 def _fill_tables(lists):
@@ -189,7 +189,7 @@ def _never():
 class ViperSolver:
     name = "viper"
 
-    def __init__(self, geometry, max_empties=DEFAULT_EMPTIES, table_bits=TABLE_BITS, table=None,
+    def __init__(self, geometry, max_empties=_DEFAULT_EMPTIES, table_bits=TABLE_BITS, table=None,
                  machine_code=True):
         """Stacks for `max_empties` and a transposition table of 2**table_bits entries.
 
@@ -208,8 +208,8 @@ class ViperSolver:
         """
         if geometry.size != 8:
             raise ValueError("the viper solver handles the 8x8 board only, not %dx%d" % (geometry.size, geometry.size))
-        if not 1 <= max_empties <= MAX_EMPTIES:
-            raise ValueError("max_empties must be 1 to %d, not %r" % (MAX_EMPTIES, max_empties))
+        if not 1 <= max_empties <= _MAX_EMPTIES:
+            raise ValueError("max_empties must be 1 to %d, not %r" % (_MAX_EMPTIES, max_empties))
         self.geometry = geometry
         self.max_empties = max_empties
         # A frame for each node that lists its moves, and one for its child: at the root, or with 6 or more
@@ -364,8 +364,8 @@ class ViperSolver:
         empty_hi = (playable >> 32) & ~(pos[1] | pos[3])
         empties = popcount(empty_lo) + popcount(empty_hi)
         parity = 0
-        for quadrant, mask in enumerate((empty_lo & LEFT_QUADRANTS, empty_lo & RIGHT_QUADRANTS,
-                                         empty_hi & LEFT_QUADRANTS, empty_hi & RIGHT_QUADRANTS)):
+        for quadrant, mask in enumerate((empty_lo & _LEFT_QUADRANTS, empty_lo & _RIGHT_QUADRANTS,
+                                         empty_hi & _LEFT_QUADRANTS, empty_hi & _RIGHT_QUADRANTS)):
             parity |= (popcount(mask) & 1) << quadrant
         frame = self._frame
         frame[_F_EMPTIES] = empties

@@ -136,17 +136,15 @@ def at_clock(level, mhz):
                  level.exact, max(1, level.solve_nodes * mhz // BASE_MHZ), level.style, level.noise, level.book)
 
 
-HINT_TIME_MS = LEVELS[-1].time_ms  # a hint's device time when the caller gives none: the top level's
-
-
 def hint_level(time_ms=None):
-    """The settings of a hint: no errors, the book's best move, and the budget of `time_ms` on the device.
+    """The settings of a hint: no errors, the book's best move, and the budget of `time_ms` on the device
+    (None: the top level's time).
 
     The nodes grow with the time up to the top level's budget, and the
     solver takes over as early as the strongest level that fits in the time.
     """
-    time_ms = HINT_TIME_MS if time_ms is None else time_ms
     top = LEVELS[-1]
+    time_ms = top.time_ms if time_ms is None else time_ms
     exact = 0
     for level in LEVELS:
         if level.time_ms <= time_ms:

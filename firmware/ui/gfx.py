@@ -161,11 +161,12 @@ class BoardView:
                 fb.pixel(x + middle, y + middle + 1, ink)
 
 
-class Blink:
-    """The cursor's blink: shown for ON_MS, hidden for OFF_MS, and shown at once after every move."""
+_BLINK_ON_MS = const(600)
+_BLINK_OFF_MS = const(300)
 
-    ON_MS = 600
-    OFF_MS = 300
+
+class Blink:
+    """The cursor's blink: shown for _BLINK_ON_MS, hidden for _BLINK_OFF_MS, and shown at once after every move."""
 
     def __init__(self, now, ticks_diff):
         self.since = now
@@ -178,7 +179,7 @@ class Blink:
 
     def update(self, now):
         """Set `shown` for the time `now`; returns True when it changed (the screen needs redrawing)."""
-        shown = self.ticks_diff(now, self.since) % (self.ON_MS + self.OFF_MS) < self.ON_MS
+        shown = self.ticks_diff(now, self.since) % (_BLINK_ON_MS + _BLINK_OFF_MS) < _BLINK_ON_MS
         changed = shown != self.shown
         self.shown = shown
         return changed

@@ -241,9 +241,14 @@ class EmulatedPico(SimulatedDevice):
         if uf2 is not None and (files is not None or keep is not None):
             raise PicoError("a .uf2 brings its own files: give uf2 without files or keep")
         if files is None and uf2 is None:
-            # The `make flash` build with this config as /board.json (the firmware checks it at power-up).
-            files = build_files(main=main)
-            files["/board.json"] = (json.dumps(self.config_source, indent=2) + "\n").encode()
+            if isinstance(config, (str, Path)):
+                files = build_files(source, main=main)  # `make flash BOARD=config`, with the checked form it writes
+            else:
+                # A config given as a dict is a board.json new to the device: no checked form, so the
+                # firmware checks it at power-up.
+                files = build_files(main=main)
+                files["/board.json"] = (json.dumps(self.config_source, indent=2) + "\n").encode()
+                files.pop(firmware_build.CHECKED_ON_BOARD, None)
         self.keep = Path(keep) if keep else None
         if self.keep is not None and self.keep.exists():  # the saved files of the last session come back
             saved = files_of_image(self.keep.read_bytes()[FS_OFFSET:FLASH_SIZE])

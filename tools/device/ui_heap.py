@@ -28,32 +28,36 @@ from player.levels import LEVELS
 from ui import settings
 from ui.store import SETTINGS
 
+# The sampler is compiled from source on the device, and every name in it is interned for good, where the
+# firmware's own names fill MicroPython's pools (docs/MEMORY.md, Interned names): it uses only names the
+# firmware interns in a game anyway, and its printed labels are too long to be interned, so that the pools
+# end where they end without it.
 SAMPLER = """import gc
 import machine
 import time
-_worst = [1 << 30, 0, 0, 0]  # this second's lowest free heap, when, the second, the slowest collection
+marks = [1 << 30, 0, 0, 0]  # this second's lowest free heap, when, the second, the slowest collection
 
 
-def _sample(timer):
-    started = time.ticks_us()
+def service(source):
+    since = time.ticks_us()
     gc.collect()
-    took = time.ticks_diff(time.ticks_us(), started)
-    free = gc.mem_free()
+    delta = time.ticks_diff(time.ticks_us(), since)
+    left = gc.mem_free()
     now = time.ticks_ms()
-    if took > _worst[3]:
-        _worst[3] = took
-        print("heap_slowest_collect_us", took, now)
-    if now // 1000 != _worst[2]:
-        if _worst[0] < 1 << 30:
-            print("heap_low", _worst[0], _worst[1])
-        _worst[0] = 1 << 30
-        _worst[2] = now // 1000
-    if free < _worst[0]:
-        _worst[0] = free
-        _worst[1] = now
+    if delta > marks[3]:
+        marks[3] = delta
+        print("heap_slowest_collect_us", delta, now)
+    if now // 1000 != marks[2]:
+        if marks[0] < 1 << 30:
+            print("heap_lowest_free", marks[0], marks[1])
+        marks[0] = 1 << 30
+        marks[2] = now // 1000
+    if left < marks[0]:
+        marks[0] = left
+        marks[1] = now
 
 
-_heap_timer = machine.Timer(period=%d, mode=machine.Timer.PERIODIC, callback=_sample)
+marks.append(machine.Timer(period=%d, mode=machine.Timer.PERIODIC, callback=service))
 """
 
 
@@ -138,7 +142,7 @@ def run(args, parser):
         lines = [line for line in pico.console.splitlines() if line.startswith("heap_")]
         slowest = [line for line in lines if line.startswith("heap_slowest")]
         print("\n".join(slowest))
-        lows = [tuple(int(word) for word in line.split()[1:3]) for line in lines if line.startswith("heap_low ")]
+        lows = [tuple(int(word) for word in line.split()[1:3]) for line in lines if line.startswith("heap_lowest_free ")]
         ends = starts[1:] + [pico.now]
         for number, (plies, result) in enumerate(results, 1):
             free, at = lowest(lows, starts[number - 1], ends[number - 1])
