@@ -10,6 +10,7 @@ and shown with an offer to restart: the device never stops at a silent REPL.
 import hw
 from othello.compat import COLLECT_EVERY, collect_every
 
+
 def main():
     # From the start, as it keeps the heap in few pieces (compat.collect_every). Until the game's loop starts,
     # the heap is filled with code being loaded and little else: collecting every 32 KB rather than every

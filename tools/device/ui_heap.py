@@ -35,7 +35,7 @@ from ui.store import SETTINGS
 SAMPLER = """import gc
 import machine
 import time
-marks = [1 << 30, 0, 0, 0]  # this second's lowest free heap, when, the second, the slowest collection
+marks = [1 << 30, 0, 0, 0]  # this second's lowest free heap, when, the second, the slowest collection; then the timer
 
 
 def service(source):
