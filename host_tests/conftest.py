@@ -24,13 +24,22 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 def pytest_configure(config):
     # `make check` leaves these out (`-m "not pico and not slow"`); `make test` and CI run them all
     config.addinivalue_line("markers", "pico: runs the firmware on the emulated Pico (tools/device/pico_emulator.py)")
-    config.addinivalue_line("markers", "slow: takes a minute or more of one core")
+    config.addinivalue_line("markers", "slow(minutes=1): takes a minute or more of one core; `minutes` is about "
+                            "how many on a quiet 2-core machine, the order the tests start in")
+
+
+def slow_minutes(item):
+    marker = item.get_closest_marker("slow")
+    if marker is None:
+        return 0
+    return marker.kwargs.get("minutes", 1)
 
 
 def pytest_collection_modifyitems(items):
-    """The slow tests first, then the emulated Pico's (each in their files' order): started while every
-    parallel worker is busy, they do not leave one worker running alone at the end."""
-    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, item.get_closest_marker("pico") is None))
+    """The longest tests first, then the emulated Pico's, then the rest (each in their files' order). The
+    parallel workers take the tests in this order, a few at a time: the longest one, started first, runs
+    beside all the others instead of leaving one worker running alone at the end."""
+    items.sort(key=lambda item: (-slow_minutes(item), item.get_closest_marker("pico") is None))
 
 
 @pytest.fixture(params=micropython_runner.INTERPRETERS)

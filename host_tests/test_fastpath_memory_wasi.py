@@ -107,7 +107,7 @@ def game_end_heaps(output):
     return [int(line.split()[-1]) for line in output.split("\n") if line.startswith("game ")]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=24)
 def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device_flash):
     """main.py as the Pico runs it: hw.boot() opens the SSD1306 driver, Buttons, Sound and Storage on the
     stand-in machine, and a scripted human plays the first legal move by pressing the pins against level 8
@@ -128,7 +128,7 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
     assert len(ends) == 3 and max(ends) - min(ends) < 3 * 1024, ends
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 def test_power_up_and_three_games_through_the_buttons_on_the_unix_port(compiled_firmware, tmp_path):
     """The same on the unix port (8-byte words, viper running): 288K plays them, with 245-247 KB of firmware
     at the peak (the power layer, the battery gauge and the game view's code among it) and 35 KB of

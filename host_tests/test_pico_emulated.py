@@ -154,7 +154,7 @@ def test_a_corrupt_save_file_gives_the_short_message_and_defaults(main_menu, tmp
     assert files["%s/game.json" % hw.STORAGE_ROOT] == damage["/%s/game.json" % hw.STORAGE_ROOT]  # kept for a look
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 def test_the_viper_kernel_equals_the_plain_kernel_on_the_rp2040():
     script = TWINS.read_text() + """
 check_methods()
@@ -169,7 +169,7 @@ print("twins ok", total)
     assert "twins ok 250" in output
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
     # Six of test_fastpath_search's device cases (a node budget ending an iteration, the weaker levels'
     # margin, Anti-Othello with a black hole, discs on squares 31/32/63, 6x6 and 6x6 Anti-Othello with a
@@ -195,7 +195,7 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     assert "solver twins ok %d" % len(cases) in output, output
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=4)
 def test_the_machine_code_solver_equals_the_viper_solver_on_the_rp2040():
     # The other half of test_fastpath_endgame's cases (passes, black holes, Anti-Othello, 6x6 inside the
     # 8x8 board; 4 to 12 empties), each solved with five windows by the player's solver, whose last five

@@ -113,6 +113,7 @@ def pushed_games():
     return lines
 
 
+@pytest.mark.slow
 def test_the_review_on_the_pico_is_the_hosts_estimates_and_all(tmp_path, capsys):
     """A 17-empty ending reviewed on the emulated Pico by tools/cli/review_worker.py (player/review.py, as the
     review screen computes it) and on the host by `othello review` (the unix port): the same best move,
@@ -157,6 +158,7 @@ def test_the_review_solves_with_the_viper_solver_after_its_searches_on_the_pico(
     assert output.count("judged True True") == len(positions), output
 
 
+@pytest.mark.slow
 def test_records_go_to_the_pico_are_reviewed_there_and_come_back_the_same(tmp_path, capsys):
     flash = tmp_path / "flash"  # the folder `tools/sim --pico --flash` keeps the emulated Pico's flash in
     games = tmp_path / "games.txt"

@@ -50,7 +50,7 @@ def open_link_play(cable, pico):
     cable.tap(pico, "down", "down", "a")  # the main menu: Play computer, Two players, Link play
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=5)
 def test_two_emulated_picos_play_a_linked_game_through_a_power_cycle_to_equal_records():
     pico_a, pico_b = sampled_picos()
     with pico_a as a, pico_b as b:

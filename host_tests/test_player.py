@@ -12,7 +12,7 @@ from othello.variant import START_EMPTY, WHITE, Variant
 from engine_helpers import image_mask
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
-from player.evaluation import POSITIONAL_VALUES, SCALARS, PatternEvaluator, SquareEvaluator, _group, weights_file
+from player.evaluation import POSITIONAL_VALUES, SCALARS, PatternEvaluator, SquareEvaluator, weights_file
 from player import search
 from player.search import INFINITY, SearchStopped, Searcher, TranspositionTable, square_ranks
 
@@ -530,6 +530,11 @@ def test_evaluation_without_its_buffer_reads_the_file_and_takes_the_buffer_back_
 # ----- the kernel methods the player added ---------------------------------------
 
 
+def group_value(squares, cells):
+    """A group of an image's squares (PatternEvaluator.images: most significant first) as a base-3 number."""
+    return sum(cells[square] * 3 ** (len(squares) - 1 - place) for place, square in enumerate(squares))
+
+
 def direct_edge_number(digits):
     """The entry of an edge read as `digits` (0 empty, 1 mover, 2 opponent; 10x10's middle two left out):
     the base-3 values of the two halves, each read from its corner inward, smaller one `low`, larger one `high`."""
@@ -566,7 +571,7 @@ def test_edge_entries_join_mirror_images_and_number_every_pair_once(size):
                 cells[line[place]] = digit
             if size == 10:  # the middle squares, which are not read, hold anything
                 cells[line[4]], cells[line[5]] = rng.randrange(3), rng.randrange(3)
-            high, low = sorted((_group(first, cells), _group(second, cells)), reverse=True)
+            high, low = sorted((group_value(first, cells), group_value(second, cells)), reverse=True)
             entry = high * (high + 1) // 2 + low
             assert entry == direct_edge_number(digits), (size, line, digits)
             numbered[digits] = entry

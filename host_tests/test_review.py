@@ -72,6 +72,7 @@ def test_exact_losses_match_the_solver_on_many_positions(variant):
     assert checked > 100
 
 
+@pytest.mark.slow
 def test_a_whole_game_is_estimated_early_and_exact_late():
     start, transcript = random_ending(5, 60)
     review = Review(Variant(), None, transcript, time_ms=2500)

@@ -4,6 +4,8 @@ left at once, and kept with the record."""
 import json
 from pathlib import Path
 
+import pytest
+
 from runners import micropython_runner
 from test_review import random_ending
 from test_ui_app import configure, play_out, start, write_flash
@@ -175,6 +177,7 @@ print(type(d.screen).__name__, len(review.entries), peak)
 """
 
 
+@pytest.mark.slow(minutes=2)
 def test_a_game_and_its_review_fit_192k_on_the_32_bit_build(bytecode_firmware):
     """The review's first 12 moves after a game against level 1, from the game menu: the game screen's
     code, the review's and its Review in the heap together (peak live heap 136 KB today, printed)."""

@@ -121,7 +121,8 @@ class PatternEvaluator:
         self.phase_of = bytearray(self.squares + 1)  # empty squares -> phase
         self.weights = array("h", bytes(2 * SCALARS))
         self.layout = b""  # the pattern section of the file
-        self.images = ()  # per image: (table offset, H * (H + 1) // 2, fixed, first, second squares)
+        self.images = ()  # per image: (table offset, H * (H + 1) // 2, fixed, first, second squares), each
+        # group's squares most significant first
         self.table = None  # the current phase's tables; None without a file, or let go (release_tables)
         self.table_bytes = 0  # the size of one phase's tables (0: no tables, the hand-set evaluation)
         self.table_shift = 0  # an entry's byte (minus TABLE_OFFSET) << table_shift is in 1/256 disc
@@ -191,8 +192,9 @@ class PatternEvaluator:
             pairs = 3 ** half * (3 ** half + 1) // 2
             for image in range(count):
                 at = image * places
-                images.append((offset, pairs, squares[at:at + fixed], squares[at + fixed:at + fixed + half],
-                               squares[at + fixed + half:at + places]))
+                images.append((offset, pairs, _most_significant_first(squares, at, fixed),
+                               _most_significant_first(squares, at + fixed, half),
+                               _most_significant_first(squares, at + fixed + half, half)))
             offset += 3 ** fixed * pairs
         if offset != table_bytes:
             raise ValueError("%s: its patterns need %d table bytes a phase, not %d" % (path, offset, table_bytes))
@@ -284,22 +286,29 @@ class PatternEvaluator:
         table = self.table if table is None else table
         total = 0
         for offset, pairs, fixed, first, second in self.images:
-            high = _group(first, cells)
-            low = _group(second, cells)
+            # each group a base-3 number, written out three times: a call per group costs more than the group
+            high = 0
+            for square in first:
+                high = high * 3 + cells[square]
+            low = 0
+            for square in second:
+                low = low * 3 + cells[square]
             if high < low:
                 high, low = low, high
-            total += table[offset + _group(fixed, cells) * pairs + high * (high + 1) // 2 + low]
+            index = 0
+            for square in fixed:
+                index = index * 3 + cells[square]
+            total += table[offset + index * pairs + high * (high + 1) // 2 + low]
         return total
 
 
-def _group(squares, cells):
-    """A group of squares as a base-3 number, its first square the least significant."""
-    value = 0
-    weight = 1
-    for square in squares:
-        value += cells[square] * weight
-        weight *= 3
-    return value
+def _most_significant_first(squares, at, count):
+    """squares[at:at + count] reversed: a file lists a group's squares least significant first, and
+    pattern_sum reads them most significant first (one multiply-add a square)."""
+    group = bytearray(count)
+    for place in range(count):
+        group[place] = squares[at + count - 1 - place]
+    return bytes(group)
 
 
 def square_weights(size, values):
