@@ -783,8 +783,8 @@ def run_speed_script(interpreter, code):
 
 
 def speed_run(interpreter, midgame, nodes, endgame, solvers, limit):
-    code = "MIDGAME = %r\nMIDGAME_NODES = %d\nENDGAME = %r\nSOLVE_LIMIT_S = %r\nSOLVERS = %r\nREPLAY = %r\n" % (
-        midgame, nodes, endgame, limit, solvers, interpreter == "unix" and bool(midgame)) + SPEED_SCRIPT.read_text()
+    code = "MIDGAME = %r\nMIDGAME_NODES = %d\nENDGAME = %r\nSOLVE_LIMIT_S = %r\nSOLVERS = %r\n" % (
+        midgame, nodes, endgame, limit, solvers) + SPEED_SCRIPT.read_text()
     return [line.split() for line in run_speed_script(interpreter, code).splitlines()]
 
 
@@ -796,10 +796,7 @@ def run_player_bench(args):
         sys.stderr.write("running on %s ...\n" % interpreter)
         print("== %s" % interpreter)
         for parts in speed_run(interpreter, midgame, args.nodes, [], (), args.limit):
-            if parts[0] == "replay":
-                print_device_estimate(int(parts[1]), int(parts[2]), dict(
-                    (name, int(count)) for name, count in (item.split("=") for item in parts[3:])))
-            elif parts[0] == "search":
+            if parts[0] == "search":
                 nodes, ms = int(parts[1]), int(parts[2])
                 print("search: %d nodes in %d ms = %.0f nodes/s" % (nodes, ms, 1000.0 * nodes / max(ms, 1)))
         # Each solve in a fresh interpreter, so each starts with an empty table as on a device just switched on.
@@ -832,25 +829,3 @@ def run_player_bench(args):
                     print("largest solved by the %s solver within %d s: %d empties (every smaller size too)" % (
                         kind, seconds, empties))
     return 0
-
-
-# Pico estimate for the search on the viper kernel (docs/BENCHMARKS.md):
-# plain Python with small ints runs about this many times slower on the Pico than on the unix
-# port (PICO_FACTS: a 10,000-step loop, 45.9 ms on the Pico),
-PICO_PYTHON_FACTOR = 150
-# and the bit work of each kernel call, in viper on the Pico, in microseconds: the call itself is
-# already in the replay. Legal moves ~5 us (PICO_FACTS: ~340,000 perft leaves/s, each one mask of
-# legal moves and a count), a move's flips ~5 us; features() is two legal-move masks, two neighbour
-# masks, four edge gathers and three counts.
-PICO_VIPER_WORK_US = {"generate": 10, "features": 25, "play": 5, "mobility": 5, "opponent_mobility": 5,
-                      "pass_move": 1, "hash": 3, "lock": 3, "empties": 2, "discs": 2, "opponent_discs": 2}
-
-
-def print_device_estimate(nodes, replay_us, calls):
-    overhead = replay_us / nodes
-    work = sum(PICO_VIPER_WORK_US[name] * count for name, count in calls.items()) / nodes
-    per_node = PICO_PYTHON_FACTOR * overhead + work
-    print("replay: %d nodes, the search without kernel work %.1f us/node; kernel calls per node: %s" % (
-        nodes, overhead, ", ".join("%s %.2f" % (name, count / nodes) for name, count in sorted(calls.items()))))
-    print("Pico estimate with the viper kernel: %d x %.1f us + %.0f us of viper work = %.0f us/node = %.0f nodes/s" % (
-        PICO_PYTHON_FACTOR, overhead, work, per_node, 1e6 / per_node))
