@@ -227,7 +227,7 @@ class DeviceCable:
 
 
 def saved(sim, name):
-    data = sim.flash_files().get("%s/%s" % (hw.STORAGE_ROOT, name))
+    data = sim.flash_file("%s/%s" % (hw.STORAGE_ROOT, name))
     return None if data is None else json.loads(data)
 
 

@@ -7,6 +7,7 @@ The emulation runs at 0.15x-0.4x real time, so each test is a few emulated secon
 firmware or the boot ROM they skip, naming what to run; in CI (CI=true) they must run.
 """
 
+import ast
 import json
 import os
 import subprocess
@@ -20,6 +21,7 @@ from ui_harness import REFERENCE_IMAGES, check_reference
 import hw
 from device import cycle_profile
 from device import pico_emulator
+from runners import micropython_runner
 from othello.game import Game
 from simulator import SimulatedDevice
 from player.solver import solve
@@ -65,7 +67,7 @@ def main_menu():
 
 
 def saved(pico, name):
-    data = pico.flash_files().get("%s/%s" % (hw.STORAGE_ROOT, name))
+    data = pico.flash_file("%s/%s" % (hw.STORAGE_ROOT, name))
     return None if data is None else json.loads(data)
 
 
@@ -154,32 +156,67 @@ def test_a_corrupt_save_file_gives_the_short_message_and_defaults(main_menu, tmp
     assert files["%s/game.json" % hw.STORAGE_ROOT] == damage["/%s/game.json" % hw.STORAGE_ROOT]  # kept for a look
 
 
-@pytest.mark.slow(minutes=2)
-def test_the_viper_kernel_equals_the_plain_kernel_on_the_rp2040():
-    script = TWINS.read_text() + """
-check_methods()
-total = 0
-for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4), (SIX_HOLE, 7)):
-    total += check_shape(blocked, 50, seed)
-print("twins ok", total)
-"""
-    with pico_emulator.EmulatedPico(BOARD, main=False) as pico:
-        pico.enter_raw_repl()
-        output = pico.run_script(script)
-    assert "twins ok 250" in output
-
-
-@pytest.mark.slow(minutes=2)
-def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
-    # Six of test_fastpath_search's device cases (a node budget ending an iteration, the weaker levels'
-    # margin, Anti-Othello with a black hole, discs on squares 31/32/63, 6x6 and 6x6 Anti-Othello with a
-    # black hole inside the 8x8 board): the plain search is slow here.
-    cases = [device_cases()[i] for i in (3, 6, 11, 12, 15, 20)]
-    files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_search.py": SEARCH_TWINS.read_bytes()})
+def on_the_pico(module, code):
+    """What `code` prints on an emulated Pico with `module` (one of host_tests/mpy/) in its /lib."""
+    files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/" + module.name: module.read_bytes()})
     with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
         pico.enter_raw_repl()
-        output = pico.run_script("import fastpath_search\nfastpath_search.compare_all(%r)\n" % (cases,))
-    assert "search twins ok %d" % len(cases) in output, output
+        return pico.run_script(code)
+
+
+def on_unix(module, code):
+    """What `code` prints on the unix port with host_tests/mpy/ on its path."""
+    return micropython_runner.run_unix(code, path=(module.parent,))
+
+
+def answer_lines(output, word="answers"):
+    """{case: its answers} from the lines a twin check prints, '<word> <case> <answers>'."""
+    return dict(line.split(" ", 2)[1:] for line in output.splitlines() if line.startswith(word + " "))
+
+
+def line_of(output, word):
+    return next(line[len(word) + 1:] for line in output.splitlines() if line.startswith(word + " "))
+
+
+@pytest.mark.slow
+def test_the_viper_kernel_equals_the_plain_kernel_on_the_rp2040():
+    # 250 positions on five board shapes; the unix port makes them and answers with the plain kernel
+    plain = on_unix(TWINS, """
+import fastpath_twins
+cases = []
+for blocked, seed in ((0, 1), (1 << 31, 2), (1 << 63, 3), (1 << 32, 4), (fastpath_twins.SIX_HOLE, 7)):
+    cases += fastpath_twins.shape_cases(blocked, 50, seed)
+print("cases", cases)
+fastpath_twins.print_answers(cases, False)
+""")
+    assert "answered 250" in plain, plain[-2000:]
+    cases = ast.literal_eval(line_of(plain, "cases"))
+    viper = on_the_pico(TWINS, "import fastpath_twins\nfastpath_twins.check_methods()\n"
+                               "fastpath_twins.print_answers(%r, True)\n" % (cases,))
+    assert "answered 250" in viper, viper[-2000:]
+    names = line_of(plain, "names").split()
+    expected, found = answer_lines(plain), answer_lines(viper)
+    for case, answers in expected.items():
+        differ = [name for name, a, b in zip(names, answers.split(), found.get(case, "").split()) if a != b]
+        assert found.get(case) == answers, "case %s, (blocked, player, opponent, ply) %r: the viper kernel's %s" % (
+            case, cases[int(case)], ", ".join(differ) or "number of answers")
+
+
+@pytest.mark.slow
+def test_the_viper_search_equals_the_plain_search_on_the_rp2040():
+    # test_fastpath_search's device cases (a node budget ending an iteration, the weaker levels' margin,
+    # Anti-Othello with a black hole, discs on squares 31/32/63, 6x6 and 6x6 Anti-Othello with a black hole
+    # inside the 8x8 board), searched by the plain search on the unix port and the viper one on the Pico.
+    cases = device_cases()
+    code = "import fastpath_search\nfastpath_search.print_results(%r, %r)\n"
+    plain = on_unix(SEARCH_TWINS, code % (cases, False))
+    viper = on_the_pico(SEARCH_TWINS, code % (cases, True))
+    assert "searched %d" % len(cases) in plain, plain[-2000:]
+    assert "searched %d" % len(cases) in viper, viper[-2000:]
+    expected, found = answer_lines(plain, "result"), answer_lines(viper, "result")
+    for case, result in expected.items():
+        assert found.get(case) == result, "case %s %r: viper %s, plain %s" % (
+            case, cases[int(case)], found.get(case), result)
 
 
 @pytest.mark.slow
@@ -188,24 +225,24 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
     # 4 to 12 empties, passes; 8x8 and 6x6), solved here by the plain solver; the device solves each with solve and
     # with the player's solve_exact and checks each best move by solving the position after it.
     cases = [on_bit_board(b) + (anti, solve(b)[0]) for b, anti in endgame_cases()[::2]]
-    files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_endgame.py": ENDGAME_TWINS.read_bytes()})
-    with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
-        pico.enter_raw_repl()
-        output = pico.run_script("import fastpath_endgame\nfastpath_endgame.check_scores(%r)\n" % (cases,))
+    output = on_the_pico(ENDGAME_TWINS, "import fastpath_endgame\nfastpath_endgame.check_scores(%r)\n" % (cases,))
     assert "solver twins ok %d" % len(cases) in output, output
 
 
-@pytest.mark.slow(minutes=4)
+@pytest.mark.slow(minutes=2)
 def test_the_machine_code_solver_equals_the_viper_solver_on_the_rp2040():
     # The other half of test_fastpath_endgame's cases (passes, black holes, Anti-Othello, 6x6 inside the
     # 8x8 board; 4 to 12 empties), each solved with five windows by the player's solver, whose last five
-    # empty squares are machine code here (player/endgame_thumb.py), and by its viper twin.
+    # empty squares are machine code on the Pico (player/endgame_thumb.py) and viper on the unix port.
     cases = [on_bit_board(b) + (anti,) for b, anti in endgame_cases()[1::2]]
-    files = pico_emulator.build_files(BOARD, main=False, extra={"/lib/fastpath_endgame.py": ENDGAME_TWINS.read_bytes()})
-    with pico_emulator.EmulatedPico(BOARD, files=files) as pico:
-        pico.enter_raw_repl()
-        output = pico.run_script("import fastpath_endgame\nfastpath_endgame.machine_code_twins(%r)\n" % (cases,))
-    assert "machine code twins ok %d" % len(cases) in output, output
+    code = "import fastpath_endgame\nfastpath_endgame.small_solver_answers(%r, %r)\n"
+    viper = on_unix(ENDGAME_TWINS, code % (cases, False))
+    machine_code = on_the_pico(ENDGAME_TWINS, code % (cases, True))
+    assert "small solver answers %d" % len(cases) in viper, viper
+    assert "small solver answers %d" % len(cases) in machine_code, machine_code
+    expected, found = answer_lines(viper), answer_lines(machine_code)
+    for case, answers in expected.items():
+        assert found.get(case) == answers, "case %s: machine code %s, viper %s" % (case, found.get(case), answers)
 
 
 def test_the_profile_counts_the_cycles_of_the_devices_time_where_they_are_spent():

@@ -14,6 +14,8 @@ def test_the_filesystem_image_has_the_rp2_geometry_and_round_trips():
     assert len(image) == pico_emulator.FLASH_SIZE - pico_emulator.FS_OFFSET == 352 * 4096
     assert image[8:16] == b"littlefs"  # the superblock's magic, where MicroPython's lfs2 looks
     assert pico_emulator.files_of_image(image) == files
+    assert all(pico_emulator.file_of_image(image, path) == data for path, data in files.items())
+    assert pico_emulator.file_of_image(image, "/data/none.json") is None
 
 
 def test_the_flash_holds_the_make_flash_build_and_the_firmware(tmp_path, monkeypatch):

@@ -37,7 +37,7 @@ def quick_settings():
 
 
 def saved_game(pico):
-    data = pico.flash_files().get("%s/game.json" % hw.STORAGE_ROOT)
+    data = pico.flash_file("%s/game.json" % hw.STORAGE_ROOT)
     return None if data is None else json.loads(data)
 
 

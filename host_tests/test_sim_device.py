@@ -97,7 +97,8 @@ def test_buttons_screen_sound_and_flash(demo, tmp_path, interpreter):
         assert block_x(sim) == 2 - 4 and count_bar(sim) == 1
         assert [hz for _, hz, _ in sim.notes()] == [880, 1320]
         assert all(38 <= ms <= 70 for _, _, ms in sim.notes())
-        assert sim.flash_files()["data/count"] == b"1"
+        assert sim.flash_files()["data/count"] == sim.flash_file("data/count") == b"1"
+        assert sim.flash_file("data/none") is None
         assert json.loads(sim.flash_files()["board.json"]) == json.loads(I2C_BOARD.read_text())
         assert "event left repeat" in sim.console
 

@@ -140,12 +140,12 @@ def test_the_one_file_boots_to_the_title_and_keeps_the_settings_through_a_reset(
             pico.tap(name, 100, 400)
         sound_off = pico.screen_text()
         pico.tap("b", 100, 400)  # leaving the menu saves
-        settings_saved = json.loads(pico.flash_files()["%s/settings.json" % hw.STORAGE_ROOT])
+        settings_saved = json.loads(pico.flash_file("%s/settings.json" % hw.STORAGE_ROOT))
         assert settings_saved["sound"] is False
 
         pico.power_cycle(off_ms=500)
         assert pico.run_until(lambda p: p.screen_text() == title, 8000, 50), pico.console
-        assert json.loads(pico.flash_files()["%s/settings.json" % hw.STORAGE_ROOT]) == settings_saved
+        assert json.loads(pico.flash_file("%s/settings.json" % hw.STORAGE_ROOT)) == settings_saved
         pico.tap("a")
         pico.run_for(1500)
         for name in ("up", "up", "a"):

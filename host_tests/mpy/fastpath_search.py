@@ -21,23 +21,26 @@ from player.search import Searcher, TranspositionTable
 MAX_PLY = 32
 
 
-def _searchers(size, blocked, anti, edges):
-    """The plain and the fast searcher, and the embedding of a board smaller than 8x8 (None for 8x8)."""
+def _searchers(size, blocked, anti, edges, plain=True, fast=True):
+    """The plain and the fast searcher (None where not asked for), and the embedding of a board smaller than
+    8x8 (None for 8x8)."""
     embedding = Embedding(size, blocked) if size < 8 else None
     g = embedding.geometry if embedding else geometry(8, blocked)
     evaluator = PatternEvaluator(size, anti, None if edges else "/no/such/file.bin", embedding)
-    module = "player.search_viper6" if embedding else "player.search_viper"
-    other = "player.search_viper" if embedding else "player.search_viper6"
-    if other in sys.modules:  # the Pico's heap holds one of the two, as the engine does (player.engine)
-        release_module(other)
-        gc.collect()
-    __import__(module)
-    plain = Searcher(Kernel(g, MAX_PLY), TranspositionTable(10), anti)
-    fast = Searcher(ViperKernel(g, MAX_PLY), TranspositionTable(10), anti)
-    fast.fast = sys.modules[module].ViperMidgame(fast.kernel, fast.table, fast.rank)
-    plain.evaluator = evaluator
-    fast.evaluator = evaluator
-    return plain, fast, embedding
+    if plain:
+        plain = Searcher(Kernel(g, MAX_PLY), TranspositionTable(10), anti)
+        plain.evaluator = evaluator
+    if fast:
+        module = "player.search_viper6" if embedding else "player.search_viper"
+        other = "player.search_viper" if embedding else "player.search_viper6"
+        if other in sys.modules:  # the Pico's heap holds one of the two, as the engine does (player.engine)
+            release_module(other)
+            gc.collect()
+        __import__(module)
+        fast = Searcher(ViperKernel(g, MAX_PLY), TranspositionTable(10), anti)
+        fast.fast = sys.modules[module].ViperMidgame(fast.kernel, fast.table, fast.rank)
+        fast.evaluator = evaluator
+    return plain or None, fast or None, embedding
 
 
 def _run(searcher, player, opponent, max_depth, node_limit, margin):
@@ -48,21 +51,36 @@ def _run(searcher, player, opponent, max_depth, node_limit, margin):
     return (depth, searcher.best_square, searcher.best_score, searcher.nodes, searcher.exact_result, roots)
 
 
-def compare_all(cases):
-    """cases: (blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size), the masks in the
-    size x size board's squares; prints 'case <i> <result>'."""
-    key = searchers = plain = fast = None
+def _each_case(cases, plain, fast):
+    """(case number, its searchers, its position in the searched board's squares) for each of `cases`, one
+    board's searchers at a time."""
+    key = searchers = None
     for i, (blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size) in enumerate(cases):
         if (blocked, anti, edges, size) != key:
             key = (blocked, anti, edges, size)
-            searchers = plain = fast = None  # one pair at a time: two pairs do not fit the Pico's heap
+            searchers = None  # one pair at a time: two pairs do not fit the Pico's heap
             gc.collect()
-            searchers = _searchers(size, blocked, anti, edges)
-        plain, fast, embedding = searchers
+            searchers = _searchers(size, blocked, anti, edges, plain, fast)
+        embedding = searchers[2]
         if embedding is not None:
             player, opponent = embedding.mask(player), embedding.mask(opponent)
-        a = _run(plain, player, opponent, max_depth, node_limit, margin)
-        b = _run(fast, player, opponent, max_depth, node_limit, margin)
+        yield i, searchers, (player, opponent, max_depth, node_limit, margin)
+
+
+def compare_all(cases):
+    """cases: (blocked, player, opponent, anti, max_depth, node_limit, margin, edges, size), the masks in the
+    size x size board's squares; prints 'case <i> <result>'."""
+    for i, (plain, fast, _), search in _each_case(cases, True, True):
+        a = _run(plain, *search)
+        b = _run(fast, *search)
         assert a == b, "case %d: plain %r, viper %r" % (i, a, b)
         print("case", i, a[0], a[1], a[2], a[3])
     print("search twins ok", len(cases))
+
+
+def print_results(cases, fast):
+    """The same cases searched by one searcher, the viper one or the plain one: 'result <i> <result>' for each,
+    for the host to compare (the emulated Pico runs the viper search, the unix port the plain one)."""
+    for i, searchers, search in _each_case(cases, not fast, fast):
+        print("result", i, _run(searchers[1] if fast else searchers[0], *search))
+    print("searched", len(cases))

@@ -1,7 +1,10 @@
-"""The viper kernel against the plain Kernel, method by method (run under the MicroPython unix port).
+"""The viper kernel against the plain Kernel, method by method.
 
-Prints one line per board shape checked and "twins ok <positions>" at the end;
-the first difference raises AssertionError naming the method, ply and position.
+Under the MicroPython unix port, main() prints one line per board shape checked
+and "twins ok <positions>" at the end; the first difference raises
+AssertionError naming the method, ply and position. For the emulated Pico,
+where the plain kernel's 64-bit arithmetic is slow, print_answers() prints a
+digest of each answer from either kernel, for the host to compare.
 """
 
 import random
@@ -63,65 +66,97 @@ def where(ply, position):
     return "ply %d, position %#x %#x" % (ply, position[0], position[1])
 
 
+def answers(kernel, ply):
+    """(what, value) for every method of `kernel` at `ply`, in a fixed order: the twins must give the same list."""
+    out = [("position", kernel.position(ply))]
+    for method in PLY_METHODS:
+        out.append((method, getattr(kernel, method)(ply)))
+    features = [0] * FEATURE_COUNT
+    kernel.features(ply, features)
+    out.append(("features", features))
+    cells = bytearray(64)
+    kernel.cells(ply, cells)
+    out.append(("cells", list(cells)))
+    out.append(("square_sum", kernel.square_sum(ply, WEIGHTS)))
+    count = kernel.generate(ply)
+    base = ply * kernel.stride
+    out.append(("generate", [count] + list(kernel.move_list[base:base + count])))
+    for square in range(64):
+        flipped = kernel.play(ply, square)
+        # an illegal move writes nothing: ply + 1 is compared only after a legal one
+        out.append(("play(%d)" % square, (flipped, kernel.position(ply + 1)) if flipped else flipped))
+    kernel.pass_move(ply)
+    out.append(("pass_move", kernel.position(ply + 1)))
+    return out
+
+
 def compare_at(plain, viper, ply):
     """Every method of both kernels at `ply`, which both hold the same position."""
     here = where(ply, plain.position(ply))
-    assert plain.position(ply) == viper.position(ply), "position " + here
-    for method in PLY_METHODS:
-        a = getattr(plain, method)(ply)
-        b = getattr(viper, method)(ply)
-        assert a == b, "%s: plain %r, viper %r at %s" % (method, a, b, here)
-    a, b = [0] * FEATURE_COUNT, [0] * FEATURE_COUNT
-    plain.features(ply, a)
-    viper.features(ply, b)
-    assert a == b, "features: plain %r, viper %r at %s" % (a, b, here)
-    a, b = bytearray(64), bytearray(64)
-    plain.cells(ply, a)
-    viper.cells(ply, b)
-    assert a == b, "cells: plain %r, viper %r at %s" % (a, b, here)
-    a = plain.square_sum(ply, WEIGHTS)
-    b = viper.square_sum(ply, WEIGHTS)
-    assert a == b, "square_sum: plain %r, viper %r at %s" % (a, b, here)
-    count = plain.generate(ply)
-    assert viper.generate(ply) == count, "generate count at " + here
-    base = ply * plain.stride
-    assert plain.move_list[base:base + count] == viper.move_list[base:base + count], "generate list at " + here
-    for square in range(64):
-        a = plain.play(ply, square)
-        b = viper.play(ply, square)
-        assert a == b, "play(%d): plain %r, viper %r at %s" % (square, a, b, here)
-        if a:
-            assert plain.position(ply + 1) == viper.position(ply + 1), "play(%d) result at %s" % (square, here)
-    plain.pass_move(ply)
-    viper.pass_move(ply)
-    assert plain.position(ply + 1) == viper.position(ply + 1), "pass_move at " + here
+    for (what, a), (_, b) in zip(answers(plain, ply), answers(viper, ply)):
+        assert a == b, "%s: plain %r, viper %r at %s" % (what, a, b, here)
 
 
-def check_shape(blocked, positions, seed):
+def fold(value):
+    """A 32-bit digest of an int, or of a list or tuple of them, the same on every port: what a Pico prints of
+    each answer, so that its output stays short."""
+    if isinstance(value, (list, tuple)):
+        digest = 2166136261
+        for item in value:
+            digest = ((digest ^ fold(item)) * 16777619) & WORD
+        return digest
+    return ((value & WORD) * 16777619 ^ ((value >> 32) & WORD)) & WORD
+
+
+def set_at(kernel, position, ply):
+    """`position` to move at `ply`, the plies below it passes: deep plies too, as the stack's index arithmetic
+    must hold everywhere."""
+    kernel.set_root(*position)
+    for below in range(ply):
+        kernel.pass_move(below)
+
+
+def shape_cases(blocked, positions, seed):
+    """(blocked, player, opponent, ply) for `positions` random positions on the board with `blocked` squares."""
     random.seed(seed)
     g = geometry(8, blocked)
-    plain = Kernel(g, 60)
-    viper = ViperKernel(g, 60)
-    checked = 0
+    cases = []
     for index in range(positions):
         if index % 2:
             position = random_position(g.playable)
         else:
             position = played_position(g, Kernel(g, 64), random.getrandbits(6))
-        # deep plies too: the stack's index arithmetic must hold everywhere
-        ply = (0, 1, 31, 59)[index % 4]
-        plain.set_root(*position)
-        viper.set_root(*position)
-        if ply:
-            plain.pass_move(0)
-            viper.pass_move(0)
-            for source in range(1, ply):
-                plain.pass_move(source)
-                viper.pass_move(source)
-            assert plain.position(ply) == viper.position(ply)
+        cases.append((blocked,) + position + ((0, 1, 31, 59)[index % 4],))
+    return cases
+
+
+def check_shape(blocked, positions, seed):
+    g = geometry(8, blocked)
+    plain = Kernel(g, 60)
+    viper = ViperKernel(g, 60)
+    cases = shape_cases(blocked, positions, seed)
+    for _, player, opponent, ply in cases:
+        set_at(plain, (player, opponent), ply)
+        set_at(viper, (player, opponent), ply)
+        assert plain.position(ply) == viper.position(ply)
         compare_at(plain, viper, ply)
-        checked += 1
-    return checked
+    return len(cases)
+
+
+def print_answers(cases, viper):
+    """'answers <i> <digest of each answer>' for each of `cases` (from shape_cases), from the viper or the plain
+    kernel: the emulated Pico runs the viper one, the unix port the plain one, and the host compares."""
+    kernels = {}
+    for i, (blocked, player, opponent, ply) in enumerate(cases):
+        kernel = kernels.get(blocked)
+        if kernel is None:
+            kernel = kernels[blocked] = (ViperKernel if viper else Kernel)(geometry(8, blocked), 60)
+        set_at(kernel, (player, opponent), ply)
+        listed = answers(kernel, ply)
+        if not i:
+            print("names", " ".join(what for what, _ in listed))
+        print("answers", i, " ".join("%x" % fold(value) for _, value in listed))
+    print("answered", len(cases))
 
 
 def check_methods():

@@ -120,7 +120,7 @@ def measure(pico, name, until=None, window_ms=WINDOW_MS):
 
 
 def saved_moves(pico):
-    data = pico.flash_files().get("%s/game.json" % pico_emulator.STORAGE_ROOT)
+    data = pico.flash_file("%s/game.json" % pico_emulator.STORAGE_ROOT)
     return len(json.loads(data)["game"]["moves"]) if data else -1
 
 

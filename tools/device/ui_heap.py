@@ -62,7 +62,7 @@ marks.append(machine.Timer(period=%d, mode=machine.Timer.PERIODIC, callback=serv
 
 
 def saved_game(pico):
-    data = pico.flash_files().get("data/game.json")
+    data = pico.flash_file("data/game.json")
     return None if data is None else json.loads(data)
 
 

@@ -565,6 +565,11 @@ class SimulatedDevice:
                 files[path.relative_to(self.flash_dir).as_posix()] = path.read_bytes()
         return files
 
+    def flash_file(self, path):
+        """The bytes of the file at `path` (relative) on the flash, or None where there is none."""
+        found = self.flash_dir / path
+        return found.read_bytes() if found.is_file() else None
+
     @property
     def console(self):
         """Everything the firmware printed (tracebacks included)."""
