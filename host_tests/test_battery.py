@@ -324,7 +324,8 @@ def test_low_then_empty_saves_the_game_and_the_empty_screen_stays(tmp_path):
         from simulator.reading import shows
 
         assert sim.run_until(lambda s: not shows(s.screen(), "Battery low"), 5000)  # it goes by itself
-        assert not sim.run_until(lambda s: shows(s.screen(), "Battery low"), 40000)  # one warning only
+        # one warning only (a notice stays 2.5 s: a look every 0.5 s cannot miss one)
+        assert not sim.run_until(lambda s: shows(s.screen(), "Battery low"), 40000, step_ms=500)
         before = len(sim.flash_log)
         sim.set_supply(1.95)
         _until(sim, "Battery empty", 10000)

@@ -7,6 +7,8 @@ drawn with the firmware's own font code (firmware/ui/font.py) and looked
 for anywhere on the glass, lit on dark or dark on lit (a highlighted line).
 """
 
+import functools
+
 from ui.font import HEIGHT, draw_text, text_width
 
 
@@ -25,15 +27,17 @@ class _Pixels:
                 self.lit.add((x + dx, y + dy))
 
 
+@functools.lru_cache(maxsize=256)
 def _pattern(text):
-    """The text as column masks (bit 0 = the top row) and which rows count (descender only if it has one)."""
+    """The text as column masks (bit 0 = the top row; bytes, as the font is 8 rows high) and which rows count
+    (descender only if it has one)."""
     pixels = _Pixels()
     draw_text(pixels, 0, 0, text)
     columns = [0] * text_width(text)
     for x, y in pixels.lit:
         columns[x] |= 1 << y
     rows = (1 << HEIGHT) - 1 if any(column >> (HEIGHT - 1) for column in columns) else (1 << (HEIGHT - 1)) - 1
-    return columns, rows
+    return bytes(columns), rows
 
 
 def shows(screen, text):
@@ -45,9 +49,9 @@ def shows(screen, text):
     width = len(screen[0])
     glass = [sum(screen[y][x] << y for y in range(height)) for x in range(width)]
     full = (1 << height) - 1
+    # each band of HEIGHT rows as one byte a column: the text is on the glass where its bytes are a substring
     for ink in (0, full):
-        for x in range(width - len(columns) + 1):
-            for y in range(height - HEIGHT + 2):
-                if all(((glass[x + i] ^ ink) >> y) & mask == columns[i] for i in range(len(columns))):
-                    return True
+        for y in range(height - HEIGHT + 2):
+            if columns in bytes(((column ^ ink) >> y) & mask for column in glass):
+                return True
     return False
