@@ -308,7 +308,6 @@ def _menu_gauge(sim):
     return found
 
 
-@pytest.mark.slow
 def test_low_then_empty_saves_the_game_and_the_empty_screen_stays(tmp_path):
     flash = tmp_path / "flash"
     with simulator.SimulatedDevice(BOARD, flash_dir=flash, battery=2.9) as sim:

@@ -45,13 +45,17 @@ def shows(screen, text):
     columns, mask = _pattern(text)
     if not columns:
         return True
-    height = len(screen)
     width = len(screen[0])
-    glass = [sum(screen[y][x] << y for y in range(height)) for x in range(width)]
-    full = (1 << height) - 1
-    # each band of HEIGHT rows as one byte a column: the text is on the glass where its bytes are a substring
-    for ink in (0, full):
-        for y in range(height - HEIGHT + 2):
-            if columns in bytes(((column ^ ink) >> y) & mask for column in glass):
+    # Each row as an integer with a byte a column (0 or 1): a band of HEIGHT rows, each shifted to its own bit,
+    # is then a byte a column, and the text is there where its column bytes are a substring of the band's.
+    rows = [int.from_bytes(bytes(row), "little") for row in screen]
+    ones = int.from_bytes(b"\x01" * width, "little")
+    for y in range(len(screen) - HEIGHT + 2):
+        band = 0
+        for bit, row in enumerate(rows[y:y + HEIGHT]):
+            band |= row << bit
+        glass = ones * ((1 << len(rows[y:y + HEIGHT])) - 1) & ones * mask  # below the last row: dark, either way
+        for ink in (band & glass, ~band & glass):  # lit on dark, dark on lit
+            if columns in ink.to_bytes(width, "little"):
                 return True
     return False
