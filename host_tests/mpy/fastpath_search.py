@@ -27,20 +27,21 @@ def _searchers(size, blocked, anti, edges, plain=True, fast=True):
     embedding = Embedding(size, blocked) if size < 8 else None
     g = embedding.geometry if embedding else geometry(8, blocked)
     evaluator = PatternEvaluator(size, anti, None if edges else "/no/such/file.bin", embedding)
+    plain = Searcher(Kernel(g, MAX_PLY), TranspositionTable(10), anti) if plain else None
     if plain:
-        plain = Searcher(Kernel(g, MAX_PLY), TranspositionTable(10), anti)
         plain.evaluator = evaluator
-    if fast:
-        module = "player.search_viper6" if embedding else "player.search_viper"
-        other = "player.search_viper" if embedding else "player.search_viper6"
-        if other in sys.modules:  # the Pico's heap holds one of the two, as the engine does (player.engine)
-            release_module(other)
-            gc.collect()
-        __import__(module)
-        fast = Searcher(ViperKernel(g, MAX_PLY), TranspositionTable(10), anti)
-        fast.fast = sys.modules[module].ViperMidgame(fast.kernel, fast.table, fast.rank)
-        fast.evaluator = evaluator
-    return plain or None, fast or None, embedding
+    if not fast:
+        return plain, None, embedding
+    module = "player.search_viper6" if embedding else "player.search_viper"
+    other = "player.search_viper" if embedding else "player.search_viper6"
+    if other in sys.modules:  # the Pico's heap holds one of the two, as the engine does (player.engine)
+        release_module(other)
+        gc.collect()
+    __import__(module)
+    fast = Searcher(ViperKernel(g, MAX_PLY), TranspositionTable(10), anti)
+    fast.fast = sys.modules[module].ViperMidgame(fast.kernel, fast.table, fast.rank)
+    fast.evaluator = evaluator
+    return plain, fast, embedding
 
 
 def _run(searcher, player, opponent, max_depth, node_limit, margin):

@@ -52,7 +52,7 @@ WASM_MOUNT = "/repo"
 WASM_FIRMWARE_MOUNT = "/firmware"
 WASI_BUILD = REPO / "build" / "wasi"
 # wasmtime's settings for the WASI build (the compiled module kept in WASI_BUILD is keyed by them). No
-# epoch_interruption: its check at every loop and call made the build a fifth slower; a run that overstays its
+# epoch_interruption: its check at every loop and call made the build 6-20% slower; a run that overstays its
 # timeout is ended by its child process's timer instead (_run_wasm_here).
 ENGINE_SETTINGS = (("max_wasm_stack", 512 * 1024), ("wasm_exceptions", True))
 BINARYEN = "binaryen@132.0.0"

@@ -51,10 +51,11 @@ def shows(screen, text):
     rows = [int.from_bytes(bytes(row), "little") for row in screen]
     ones = int.from_bytes(b"\x01" * width, "little")
     for y in range(len(screen) - HEIGHT + 2):
+        band_rows = rows[y:y + HEIGHT]
         band = 0
-        for bit, row in enumerate(rows[y:y + HEIGHT]):
+        for bit, row in enumerate(band_rows):
             band |= row << bit
-        glass = ones * ((1 << len(rows[y:y + HEIGHT])) - 1) & ones * mask  # below the last row: dark, either way
+        glass = ones * (((1 << len(band_rows)) - 1) & mask)  # below the last row: dark, either way
         for ink in (band & glass, ~band & glass):  # lit on dark, dark on lit
             if columns in ink.to_bytes(width, "little"):
                 return True
