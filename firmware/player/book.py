@@ -34,8 +34,6 @@ ENTRY_SIZE = 10
 # is undone by the swap before the other mirror.
 _INVERSES = const((0, 1, 2, 3, 4, 6, 5, 7))
 
-_symmetries = {}
-
 
 def image_square(square, symmetry, size):
     """Where `symmetry` (0-7) sends `square`: bit 0 mirrors the columns, then bit 1 the rows, then bit 2
@@ -48,17 +46,6 @@ def image_square(square, symmetry, size):
     if symmetry & 4:
         row, column = column, row
     return row * size + column
-
-
-def symmetries(size):
-    """The 8 square maps of the board's symmetry group, as bytearrays (identity first)."""
-    found = _symmetries.get(size)
-    if found is None:
-        found = []
-        for symmetry in range(8):
-            found.append(bytearray(_image(range(size * size), symmetry, size)))
-        _symmetries[size] = found
-    return found
 
 
 def _squares(mask, size):

@@ -196,8 +196,8 @@ class Engine:
         """The opening book's module while `board` may be in the book, else None.
 
         Past the book's deepest position the module is let go (on the Pico its
-        code is in the heap): a game needs it again only after a take back, and
-        the next game's opening imports it anew. A board searched inside the
+        code is in the heap), and a game's move lets it go after its lookup
+        (_decide): a review keeps it from position to position. A board searched inside the
         8x8 one has no book: the book's keys are hashes of the board's own bits.
         """
         if self.embedding is not None:
@@ -346,12 +346,12 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     book = engine.book_for(board) if level.book is not None and board.legal_moves() else None
     if book is not None:
         found = book.lookup(board, engine.kernel, level.book, rng)
-        if found is not None:
-            return finish(found[0], found[1], False, 0, 0, True)
-        # Not in the book: its module's code (2 KB on the Pico) leaves the heap for the search, the game's
-        # tightest moment while the book may still hold later positions; the next move imports it again.
+        # Its module's code (2 KB on the Pico) leaves the heap after each lookup: the game's tightest
+        # moments are in the opening, and the next move imports it again (a few ms on the Pico).
         book = None
         release_module("player.book")
+        if found is not None:
+            return finish(found[0], found[1], False, 0, 0, True)
 
     # From here on the squares are the kernel's (a 6x6 board's inside the 8x8 one): board_square() turns them back.
     player, opponent = engine.root(board)

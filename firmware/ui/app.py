@@ -17,7 +17,7 @@ import gc
 import sys
 
 from othello.compat import const, release_module
-from ui import gfx, keys, settings as settings_module
+from ui import gfx, keys
 from ui.font import wrap
 from ui.gauge import EMPTY, LOW, Gauge
 from ui.places import BATTERY_EMPTY, ERROR, GAME as GAME_SCREEN, LINK, MAIN_MENU, PLACES, SCREEN_HELPERS, TITLE
@@ -25,9 +25,10 @@ from ui.session import MODE_LINK, Rng, Session, rules_from_settings, variant_for
 from ui.sounds import Sounds
 from ui.store import GAME, SETTINGS, Store
 
-# The modules the app keeps: its own, and the menu widget that the menus and the game screen share. Every
-# other ui module is a screen's, let go when the app moves between the menus and the game (App.arrive).
-_APP_MODULES = const(("ui.app", "ui.places", "ui.screen", "ui.menu", "ui.gfx", "ui.keys", "ui.settings", "ui.font",
+# The modules the app keeps: its own and what every screen uses. Every other ui module is a screen's (the
+# menu widget and the settings' choices too: a game needs neither), let go when the app moves between the
+# menus and the game (App.arrive).
+_APP_MODULES = const(("ui.app", "ui.places", "ui.screen", "ui.gfx", "ui.keys", "ui.font",
                "ui.session", "ui.sounds", "ui.store", "ui.gauge"))
 
 _FRAME_MS = const(20)  # main loop period: buttons are polled 50 times a second, the chip napping between
@@ -53,7 +54,10 @@ class App:
         if self.store.problem is not None:
             problems.append("Not saving: " + self.store.problem)
         data, problem = self.store.load(SETTINGS)
-        self.settings, bad = settings_module.repair(data if data is not None else {}, self.level_count)
+        from ui.settings import IDLE_BLANK_AFTER_DIM_S, repair  # let go at the first screen (arrive)
+
+        self.settings, bad = repair(data if data is not None else {}, self.level_count)
+        self.blank_after_dim_ms = IDLE_BLANK_AFTER_DIM_S * 1000
         if problem:
             problems.append(problem + ": defaults used")
         elif data is not None and bad:
@@ -343,7 +347,11 @@ class App:
     # ----- the screen's power -------------------------------------------------------
 
     def apply_contrast(self):
-        self.display.contrast(settings_module.CONTRAST_LEVELS[self.settings["contrast"] - 1])
+        """Set the display's contrast from the settings (the settings menu calls this after a change)."""
+        from ui.settings import CONTRAST_LEVELS  # loaded already in the menus; let go with them
+
+        self.contrast = CONTRAST_LEVELS[self.settings["contrast"] - 1]
+        self.display.contrast(self.contrast)
 
     def check_idle(self, now):
         idle_s = self.settings["idle"]
@@ -353,7 +361,7 @@ class App:
         if not self.dimmed and idle >= idle_s * 1000:
             self.dimmed = True
             self.display.contrast(_DIM_CONTRAST)
-        if self.dimmed and not self.blank and idle >= (idle_s + settings_module.IDLE_BLANK_AFTER_DIM_S) * 1000:
+        if self.dimmed and not self.blank and idle >= idle_s * 1000 + self.blank_after_dim_ms:
             self.blank = True
             self.display.power(False)
 
@@ -373,7 +381,7 @@ class App:
             self.blank = False
             self.dirty = True
         self.dimmed = False
-        self.apply_contrast()
+        self.display.contrast(self.contrast)
 
     # ----- when things go wrong -------------------------------------------------------
 
@@ -394,7 +402,7 @@ class App:
         self.notice = None
         self.blank = self.dimmed = False
         self.display.power(True)
-        self.apply_contrast()
+        self.display.contrast(self.contrast)
         self.dirty = True
 
 

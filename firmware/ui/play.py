@@ -8,7 +8,6 @@ B cancels into the game menu), turns the indicator and runs the buzzer.
 from othello.compat import collect_every, const, popcount
 from ui import keys, sounds
 from ui.gameview import FLIP_PHASES, OVER, PASSING, PLAYING, GameView
-from ui.menu import Item, Menu
 from ui.places import REPLAY, REVIEW, SETTINGS, SETUP
 from ui.session import MODE_COMPUTER, MODE_DEMO
 
@@ -221,6 +220,10 @@ class GameScreen(GameView):
     # ----- the game menu ------------------------------------------------------------------
 
     def open_menu(self):
+        # The menu's code comes in only now: through the game it would be 1.8 KB of the Pico's heap at the
+        # game's tightest moments. It stays until the app arrives at its next place (App.arrive).
+        from ui.menu import Item, Menu
+
         app = self.app
         session = self.session
         game = session.game

@@ -10,8 +10,8 @@ on the host:
 A book file in /lib is read in place of the shipped one (so a new book is measured before it ships).
 Prints:
 - `book <path> <bytes> <entries> <deepest discs>`;
-- `import <ms> <heap bytes>`: the first import of player.book, as a game's first book move does it,
-  and the heap its code keeps until the engine lets it go (Engine.book_for);
+- `import <ms> <heap bytes>`: an import of player.book, as each of a game's book lookups does it, and
+  the heap its code takes while it looks (the engine lets it go after each lookup);
 - `lookup <line> <ply> <moves found> <us>`: one lookup (book.moves_for: the canonical image, then the
   binary search with seek) at every ply of each line below while the board has no more discs than the
   book's deepest position (the plies a game looks the book up): named openings followed by the book's
