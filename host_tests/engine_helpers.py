@@ -15,16 +15,8 @@ def names(bits, size=8):
     return sorted(square_name(s, size) for s in squares_of(bits))
 
 
-def symmetry_tables(size):
-    """The 8 square maps of the board's symmetry group (identity first), from the book's image_square."""
-    from player.book import image_square
-
-    return [bytearray(image_square(square, symmetry, size) for square in range(size * size))
-            for symmetry in range(8)]
-
-
 def image_mask(bits, square_map):
-    """The mask's image under a square map (symmetry_tables), one square at a time."""
+    """The mask's image under a square map (training_boards.symmetry_maps), one square at a time."""
     return sum(1 << square_map[square] for square in range(len(square_map)) if bits >> square & 1)
 
 

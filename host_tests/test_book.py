@@ -10,7 +10,8 @@ import time
 import pytest
 
 from training import build_book
-from engine_helpers import image_mask, symmetry_tables
+from engine_helpers import image_mask
+from training.training_boards import symmetry_maps
 from othello import Board
 from othello.kernel import Kernel
 from othello.notation import split_transcript
@@ -187,7 +188,7 @@ def test_symmetric_positions_find_the_same_moves_turned(tiny_book):
     kernel = Kernel(Board().geometry)
     board = played("c4e3f6e6f5")  # the Tiger
     found = book_module.moves_for(board, kernel, path)
-    for table in symmetry_tables(8):
+    for table in symmetry_maps(8):
         image = Board()
         image.set_discs(image_mask(board.black, table), image_mask(board.white, table), board.turn)
         assert book_module.moves_for(image, kernel, path) == [(table[square], score) for square, score in found]

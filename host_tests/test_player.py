@@ -9,7 +9,8 @@ from othello.compat import popcount
 from othello.geometry import Embedding, geometry
 from othello.kernel import Kernel
 from othello.variant import START_EMPTY, WHITE, Variant
-from engine_helpers import image_mask, symmetry_tables
+from engine_helpers import image_mask
+from training.training_boards import symmetry_maps
 from player import LEVELS, Decision, hint, solve, think
 from player import book as book_module
 from player.evaluation import POSITIONAL_VALUES, SCALARS, PatternEvaluator, SquareEvaluator, weights_file
@@ -426,7 +427,7 @@ def test_book_moves_are_legal_and_symmetric():
 
 
 def test_book_symmetries_are_a_group_of_8_distinct_maps():
-    tables = symmetry_tables(8)
+    tables = symmetry_maps(8)
     assert len({bytes(t) for t in tables}) == 8
     for table in tables:
         assert sorted(table) == list(range(64))
@@ -443,7 +444,7 @@ def test_book_symmetries_undo_with_their_inverses(size):
 @pytest.mark.parametrize("size", [6, 8, 10])
 def test_book_canonical_image_is_the_least_of_the_eight_as_integers(size):
     rng = random.Random(size)
-    tables = symmetry_tables(size)
+    tables = symmetry_maps(size)
     for _ in range(300):
         squares = rng.sample(range(size * size), rng.randrange(size * size + 1))
         cut = rng.randrange(len(squares) + 1)
@@ -492,7 +493,7 @@ def test_evaluation_is_the_same_for_mirror_images():
     kernel = Kernel(board.geometry)
     evaluator = PatternEvaluator(8)
     scores = set()
-    for table in symmetry_tables(8):
+    for table in symmetry_maps(8):
         kernel.set_root(image_mask(board.player_discs(), table), image_mask(board.opponent_discs(), table))
         scores.add(evaluator.evaluate(kernel, 0))
     assert len(scores) == 1

@@ -14,7 +14,7 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2] / "firmware")]
 
-from player.book import symmetries as square_maps  # noqa: E402  (the 8 symmetries as square maps)
+from player.book import image_square  # noqa: E402  (where each of the 8 symmetries sends a square)
 
 U64 = np.uint64
 FULL = U64(0xFFFFFFFFFFFFFFFF)
@@ -126,7 +126,7 @@ def permuted(bits, square_map):
 def symmetries(bits, size=8):
     """The 8 images of `bits` under the board's symmetries, the identity first."""
     if size != 8:
-        return [permuted(bits, square_map) for square_map in square_maps(size)]
+        return [permuted(bits, square_map) for square_map in symmetry_maps(size)]
     images = []
     for base in (bits, flip_diagonal(bits)):
         for image in (base, mirror_horizontal(base)):
@@ -156,7 +156,7 @@ def square_number(name, size=8):
 
 def symmetry_maps(size=8):
     """The board's 8 symmetries as lists: square -> the square it goes to (player/book.py's, identity first)."""
-    return [list(square_map) for square_map in square_maps(size)]
+    return [[image_square(square, symmetry, size) for square in range(size * size)] for symmetry in range(8)]
 
 
 def pattern_index(player, opponent, squares):
