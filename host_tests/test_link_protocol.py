@@ -3,7 +3,7 @@ devices, or a clear state saying why not; noise never a move; both players press
 
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from link import frames
 from link.play import CUT_BACK, MISMATCH, PLAYING, SAME, CAUGHT_UP, reconcile, settings_from_bytes, settings_to_bytes
@@ -81,6 +81,8 @@ def test_a_clean_cable_plays_a_whole_game_alike_on_both_devices():
     duplicate=st.floats(0, 0.2),
     ask_rate=st.floats(0, 0.2),
 )
+# a draw agreed on one device while the other asked to take back: the finished game is not taken back
+@example(seed=4007265, drop=0.0, garble=0.0078125, reorder=0.234375, duplicate=0.1484375, ask_rate=0.1171875)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_faulty_cable_ends_in_the_same_game_on_both_devices(seed, drop, garble, reorder, duplicate, ask_rate):
     pair = Pair(seed, dict(drop=drop, garble=garble, reorder=reorder, duplicate=duplicate))

@@ -160,6 +160,11 @@ class LinkPlay:
         elif kind == MOVE:
             self.peer_move(payload[3], payload[4])
         elif kind == TAKE_BACK:
+            if session.game.is_over():
+                # The game ended here as the peer asked (a draw or an ending crossed the request): a finished
+                # game is not taken back, and the peer learns of the ending from the message that ended it.
+                self.send_game(TAKE_BACK_ANSWER, 0, payload[3])
+                return
             if self.asked_take_back is not None and self.is_chair():
                 return  # both asked at once: the chair's request stands, the peer answers it
             self.asked_take_back = None
@@ -344,6 +349,7 @@ class LinkPlay:
         if target is None:
             return
         self.peer_take_back = None
+        accept = accept and not self.session.game.is_over()  # the game ended while the question was open
         self.send_game(TAKE_BACK_ANSWER, 1 if accept else 0, target)
         if accept:
             self.go_back(target)
