@@ -21,10 +21,9 @@ Each level is a search budget and a style:
 
 The weak levels play like beginners: shallow, greedy or square-table
 judgement, and noise, so they lose corners and take X-squares but never play
-at random. From level 5 the search has a node budget; each level doubles the
-one below, solves the endgame a little earlier and errs less, and the top
-level plays without error in 2.5 s of device time, inside issue 5's target
-of a median move within 3 s on the Pico.
+at random. From level 5 the search has a node budget; each level has two to
+three times the nodes of the one below, solves the endgame earlier and errs
+less, and the top level plays without error in 2.5 s of device time.
 """
 
 from othello.compat import const
@@ -33,30 +32,26 @@ STYLE_GREEDY = "greedy"
 STYLE_POSITIONAL = "positional"
 STYLE_PATTERN = "pattern"
 
-# The level budgets are these rates times each level's time (docs/BENCHMARKS.md,
-# "Computer player", has the measurements):
-# - midgame search nodes per second on the Pico with the viper search
-#   (player/search_viper.py), after a fixed cost per move: on the emulated
-#   Pico a level-5 move of 3,160 nodes took 360-375 ms and a level-8 move of
-#   19,750 nodes 1,472-1,525 ms (docs/DEVICE_SPEED.md, tools/device/bench.py search),
-#   about 150 ms (the phase's tables read from flash, the root's move list,
-#   the table's reset) plus 14,700 nodes/s; with 100 ms here, one level-5
-#   move of the benchmark's took 403 ms of 400. The levels count the time after
-#   _SEARCH_OVERHEAD_MS at a lower rate, for the late-midgame positions that
-#   run slower and real Picos up to 9% slower than the emulation, so the node
-#   budget, not the deadline, ends a search and a host replay of the level
+# The level budgets come from the Pico's measured speed (docs/DEVICE_SPEED.md, tools/device/bench.py
+# search and endgame, on the emulated Pico at 125 MHz):
+# - the midgame search: a move's time is a fixed part (the phase's tables read from flash, the root's
+#   move list, the table's reset) and a part per node. On the benchmark positions the slowest move of
+#   levels 5-8 takes about 60 ms plus 1 s per 15,800 nodes (level 7: 14,310 nodes in 962 ms, level 8:
+#   31,879 in 2,080 ms); in whole games a move may also swap the solver's code for the search's (an
+#   import of about 35 ms) and read the next phase's tables, hence 120 ms here. A level's budget is what
+#   that searches in SEARCH_SHARE percent of its time, so the node budget, not the deadline, ends every
+#   search, with room for real Picos (up to 9% slower than the emulation), and a host replay of the level
 #   plays the device's move;
-_SEARCH_OVERHEAD_MS = const(150)
-_DEVICE_SEARCH_NODES_PER_S = const(8300)
-# - the Pico solves endgames with the viper solver (player/endgame_viper.py):
-#   28,891 to 45,602 nodes per second on 14 empties from play on the emulated
-#   Pico, 36,433 over the set (docs/DEVICE_SPEED.md, tools/device/bench.py endgame),
-#   and real Picos are up to 9% slower (28,891 / 1.09 = 26,506). A level's
-#   solve may take SOLVE_SHARE percent of its time: counted at this rate, its
-#   node budget ends an unfinished solve before that deadline even at the
-#   slowest rate, so a replay plays the device's move (the midgame search
-#   then plays, on the rest of its budget);
-DEVICE_SOLVE_NODES_PER_S = 26000
+_SEARCH_OVERHEAD_MS = const(120)
+_DEVICE_SEARCH_NODES_PER_S = const(15900)
+SEARCH_SHARE = 85
+# - the Pico solves endgames with the viper solver and its machine-code last empties
+#   (player/endgame_viper.py, endgame_thumb.py): 49,339 to 93,715 nodes per second on 14 empties from
+#   play, 55,313 to 90,546 on 16. A level's solve may take SOLVE_SHARE percent of its time: counted at
+#   this rate, 15% under the slowest position's (real Picos are up to 9% slower), its node budget ends an
+#   unfinished solve before that deadline, so a replay plays the device's move (the midgame search then
+#   plays, on the rest of the time and the same share of its node budget);
+DEVICE_SOLVE_NODES_PER_S = 42000
 SOLVE_SHARE = 70
 # - the plain solver (CPython, the WASI build, 10x10) counts its nodes
 #   its own way: on the same fourteen-empty positions it needs 1.63 times the
@@ -103,8 +98,9 @@ class Level:
 
 
 def search_nodes(time_ms):
-    """The midgame nodes the Pico's viper search does in `time_ms`, counted low (see the rates above)."""
-    return (time_ms - _SEARCH_OVERHEAD_MS) * _DEVICE_SEARCH_NODES_PER_S // 1000
+    """The midgame nodes the Pico's viper search does in SEARCH_SHARE percent of `time_ms` at its slowest
+    (see the rates above)."""
+    return (time_ms * SEARCH_SHARE // 100 - _SEARCH_OVERHEAD_MS) * _DEVICE_SEARCH_NODES_PER_S // 1000
 
 
 def _level(number, name, seconds, max_depth, exact, style, noise, book):
@@ -119,9 +115,9 @@ LEVELS = (
     _level(2, "Novice", 0.2, 1, 4, STYLE_POSITIONAL, 3.0, 6.0),
     _level(3, "Casual", 0.2, 1, 6, STYLE_PATTERN, 2.5, 4.0),
     _level(4, "Club", 0.3, 2, 8, STYLE_PATTERN, 1.5, 3.0),
-    _level(5, "Strong", 0.4, 40, 10, STYLE_PATTERN, 0.8, 2.0),
-    _level(6, "Expert", 0.7, 40, 12, STYLE_PATTERN, 0.5, 1.0),
-    _level(7, "Master", 1.4, 40, 13, STYLE_PATTERN, 0.2, 0.5),
+    _level(5, "Strong", 0.4, 40, 10, STYLE_PATTERN, 1.2, 2.0),
+    _level(6, "Expert", 0.6, 40, 12, STYLE_PATTERN, 0.5, 1.0),
+    _level(7, "Master", 1.2, 40, 13, STYLE_PATTERN, 0.2, 0.5),
     _level(8, "Champion", 2.5, 40, 14, STYLE_PATTERN, 0.0, 0.0),
 )
 

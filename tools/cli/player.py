@@ -38,6 +38,7 @@ from othello.variant import BLACK, COLOUR_NAMES, WHITE, Variant
 from player import LEVELS, Level, solve, think
 from player.engine import MAX_PLY, MAX_TIME_MS, SOLVE_SHARE, decide, engine_for
 from player.evaluation import DISC, POSITIONAL_VALUES, SquareEvaluator
+from player.levels import PLAIN_SOLVE_PERCENT
 from player.search import INFINITY, NO_LIMIT, Searcher, SearchStopped, TranspositionTable
 from runners.player_process import PlayerProcess
 
@@ -321,11 +322,15 @@ class Budgets:
         if args.time is not None and self.solver_nodes is None:
             self.solver_nodes = NO_LIMIT
         if self.nodes is not None and self.solver_nodes is None:
-            self.solver_nodes = base.solve_nodes  # --nodes is the midgame's alone
+            # --nodes is the midgame's alone: the solver keeps the level's budget as the level gives it here,
+            # on CPython, to the plain solver (engine.decide would otherwise apply --nodes to it too)
+            self.plain_solver_nodes = base.solve_nodes * PLAIN_SOLVE_PERCENT // 100
+        else:
+            self.plain_solver_nodes = self.solver_nodes
 
     def decide(self, board, seed, should_stop=None, level=None, time_ms=None):
         return decide(board, level or self.level, should_stop, None, self.nodes,
-                      self.time_ms if time_ms is None else time_ms, seed, self.level.number, self.solver_nodes)
+                      self.time_ms if time_ms is None else time_ms, seed, self.level.number, self.plain_solver_nodes)
 
     def fields(self):
         level = self.level
