@@ -192,7 +192,6 @@ def test_a_replay_log_carries_the_clock_of_each_move_and_the_budgets_follow_it(t
     squares, side = position.split()
     log = tmp_path / "device.log"
     fast_nodes, base_nodes = at_clock(LEVELS[7], 200).nodes, LEVELS[7].nodes
-    assert fast_nodes == base_nodes * 8 // 5
     log.write_text("move 8 0 0 %s %s 7 f5 8 %d 0 1102 0 0 200\nmove 8 0 1 %s %s 7 f5 8 %d 0 1500 0 0\n"
                    % (squares, side, fast_nodes, squares, side, base_nodes))
     fast, old = replay.read_log(log)

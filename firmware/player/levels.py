@@ -21,9 +21,9 @@ Each level is a search budget and a style:
 
 The weak levels play like beginners: shallow, greedy or square-table
 judgement, and noise, so they lose corners and take X-squares but never play
-at random. From level 5 the search has a node budget; each level has two to
-three times the nodes of the one below, solves the endgame earlier and errs
-less, and the top level plays without error in 2.5 s of device time.
+at random. From level 5 the search has a node budget; each level has about
+twice the nodes of the one below, solves the endgame earlier and errs less,
+and the top level plays without error in 2.5 s of device time.
 """
 
 from othello.compat import const

@@ -321,16 +321,16 @@ class Budgets:
             self.nodes = NO_LIMIT if self.nodes is None else self.nodes
         if args.time is not None and self.solver_nodes is None:
             self.solver_nodes = NO_LIMIT
-        if self.nodes is not None and self.solver_nodes is None:
-            # --nodes is the midgame's alone: the solver keeps the level's budget as the level gives it here,
-            # on CPython, to the plain solver (engine.decide would otherwise apply --nodes to it too)
-            self.plain_solver_nodes = base.solve_nodes * PLAIN_SOLVE_PERCENT // 100
-        else:
-            self.plain_solver_nodes = self.solver_nodes
 
     def decide(self, board, seed, should_stop=None, level=None, time_ms=None):
-        return decide(board, level or self.level, should_stop, None, self.nodes,
-                      self.time_ms if time_ms is None else time_ms, seed, self.level.number, self.plain_solver_nodes)
+        level = level or self.level
+        solver_nodes = self.solver_nodes
+        if self.nodes is not None and solver_nodes is None:
+            # --nodes is the midgame's alone (engine.decide would apply it to the solver too): the solver
+            # keeps the level's budget as the engine gives it, on CPython, to the plain solver
+            solver_nodes = level.solve_nodes * PLAIN_SOLVE_PERCENT // 100
+        return decide(board, level, should_stop, None, self.nodes, self.time_ms if time_ms is None else time_ms,
+                      seed, self.level.number, solver_nodes)
 
     def fields(self):
         level = self.level
