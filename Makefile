@@ -48,7 +48,7 @@ check: $(STAMP)
 play: $(STAMP) $(if $(findstring --pico,$(SIM)),$(NODE_STAMP))
 	$(PY) tools/sim $(if $(BOARD),--board "$(BOARD)") $(SIM)
 
-# ----- the Pico (docs/HARDWARE.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto);
+# ----- the Pico (docs/FLASHING.md): BOARD = a file stem in board_configs/, PORT = serial port (default: auto);
 # PORT=emulated benchmarks the emulated Pico (tools/device/pico_emulator.py) instead of a real one
 BOARD ?=
 PORT ?=

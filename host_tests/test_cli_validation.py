@@ -1,5 +1,5 @@
 """tools/othello as a new user meets it (issue 17): a clear error for every bad value, progress on long work,
---json, analyse's budgets, --depth and --all, and the README's and HARDWARE.md's commands working as written."""
+--json, analyse's budgets, --depth and --all, and the README's and FLASHING.md's commands working as written."""
 
 import json
 import math
@@ -396,14 +396,14 @@ def test_many_openings_on_a_small_board_come_round_again():
     assert len(starts) == 5000 and len(set(starts)) < 5000
 
 
-# ----- HARDWARE.md's bench command ---------------------------------------------------------------------------
+# ----- FLASHING.md's bench command ---------------------------------------------------------------------------
 
 
 def test_the_documented_device_bench_command_runs_as_written():
-    text = " ".join((REPO / "docs" / "HARDWARE.md").read_text().split())
+    text = " ".join((REPO / "docs" / "FLASHING.md").read_text().split())
     command = re.search(r"`MICROPYPATH=firmware \.venv/bin/micropython -X heapsize=(\d+K) tools/device/workloads/overview\.py`",
                         text)
-    assert command, "HARDWARE.md no longer gives the command"
+    assert command, "FLASHING.md no longer gives the command"
     done = subprocess.run([micropython_runner.unix_binary(), "-X", "heapsize=" + command.group(1),
                            "tools/device/workloads/overview.py", "--quick"], capture_output=True, text=True, cwd=str(REPO),
                           env=dict(os.environ, MICROPYPATH="firmware"), timeout=300)

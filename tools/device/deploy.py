@@ -43,7 +43,7 @@ Plug the Pico in with a USB cable that carries data (some carry only power).
 If a drive called RPI-RP2 appears instead, the Pico has no MicroPython yet: run `make firmware`.
 Serial ports seen: {ports}
 Name the port by {naming}.
-More in docs/HARDWARE.md, Troubleshooting."""
+More in docs/FLASHING.md, Troubleshooting."""
 # How the advice names the port: for make's targets, and for host tools that take --port (tools/othello).
 MAKE_PORT = "adding PORT=/dev/ttyACM0 (Windows: PORT=COM3) to the make command"
 OPTION_PORT = "adding --port /dev/ttyACM0 (Windows: --port COM3) to the command"
@@ -234,7 +234,7 @@ def explain_failure(port, output, naming=MAKE_PORT):
                 "another mpremote). Close it and try again.")
     if "could not enter raw repl" in output:
         return ("the board does not answer Ctrl-C: unplug it, plug it back in and retry at once. "
-                "If that fails, wipe its filesystem (docs/HARDWARE.md, Troubleshooting).")
+                "If that fails, wipe its filesystem (docs/FLASHING.md, Troubleshooting).")
     return "mpremote failed:\n" + output
 
 
@@ -256,7 +256,7 @@ class Mpremote:
             raise DeployError(explain_failure(self.port, done.stdout + done.stderr, self.naming))
         return done.stdout
 
-    def interactive(self, *commands, hint="docs/HARDWARE.md, Troubleshooting, may help."):
+    def interactive(self, *commands, hint="docs/FLASHING.md, Troubleshooting, may help."):
         """A session on the user's terminal (output streams, Ctrl-C and the prompt work)."""
         find_board(self.port, self.naming)
         status = subprocess.call(self.command(*commands))

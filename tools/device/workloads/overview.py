@@ -4,7 +4,7 @@ The Pico runs it through `mpremote run tools/device/workloads/overview.py` on it
 the emulated Pico through `tools/device/bench.py overview`; the host runs it under MicroPython with
 firmware/ on the path:
 
-    MICROPYPATH=firmware .venv/bin/micropython -X heapsize=256K tools/device/workloads/overview.py [--quick]    # 256K: compiling the sources takes heap (docs/HARDWARE.md)
+    MICROPYPATH=firmware .venv/bin/micropython -X heapsize=288K tools/device/workloads/overview.py [--quick]    # 288K: compiling the sources takes heap (docs/FLASHING.md)
 
 It prints one `name value` line per figure, like othello.bench:
 - kernel: the kernel searches get on this interpreter (viper fast path or plain);
