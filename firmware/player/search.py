@@ -154,7 +154,7 @@ class Searcher:
         self.anti = bool(anti)
         self.evaluator = None
         squares = kernel.stride
-        self.keys = bytearray(len(kernel.move_list))
+        self.keys = bytearray(squares)  # one node's move keys while it sorts its moves (_order)
         self.rank = square_ranks(kernel.geometry)
         self.root_moves = bytearray(squares)
         self.root_scores = array("h", bytes(2 * squares))
@@ -405,8 +405,8 @@ class Searcher:
         moves = k.move_list
         keys = self.keys
         rank = self.rank
-        for i in range(base, base + count):
-            square = moves[i]
+        for i in range(count):
+            square = moves[base + i]
             if square == first:
                 keys[i] = 0
             elif by_mobility:
@@ -414,15 +414,15 @@ class Searcher:
                 keys[i] = 1 + rank[square] + 3 * min(k.mobility(ply + 1), 80)
             else:
                 keys[i] = 1 + rank[square]
-        for i in range(base + 1, base + count):
-            square = moves[i]
+        for i in range(1, count):
+            square = moves[base + i]
             key = keys[i]
             j = i - 1
-            while j >= base and keys[j] > key:
-                moves[j + 1] = moves[j]
+            while j >= 0 and keys[j] > key:
+                moves[base + j + 1] = moves[base + j]
                 keys[j + 1] = keys[j]
                 j -= 1
-            moves[j + 1] = square
+            moves[base + j + 1] = square
             keys[j + 1] = key
 
     def final_score(self, ply):

@@ -103,7 +103,7 @@ _F_SQUARE = const(8)
 _F_ALPHA0 = const(9)  # alpha on entry, to tell the table which bound the result is
 _F_SLOT = const(10)
 _F_LOCK = const(11)
-_FRAME_SHIFT = const(4)  # 16 words a ply
+_FRAME_WORDS = const(12)  # a ply's frame: the fields above
 
 _ALL_MOVES = const(10)  # the words of the square-rank classes, then (_ALL_MOVES, + 1) every square
 _STATE_PASSING = const(1)  # this node passes; its value is its child's
@@ -156,16 +156,17 @@ class ViperMidgame:
     def __init__(self, kernel, table, rank, keys=None):
         """The fast search over `kernel` (a ViperKernel), writing in `table` (the Searcher's TranspositionTable).
 
-        `keys`: a bytearray as long as the kernel's move list for the move
-        order's keys; the Searcher lends its own (the two never order moves
-        at once), one less array in the Pico's heap. Made here without it.
+        `keys`: a bytearray of one ply's moves (the kernel's stride) for the
+        move order's keys, which live only while a node sorts its moves; the
+        Searcher lends its own (the two never order moves at once). Made here
+        without it.
         """
         self.kernel = kernel
         self.table = table
         self._rank = rank
         self._classes = rank_classes(rank)
-        self._frame = array("I", bytes(4 << _FRAME_SHIFT) * (kernel.max_ply + 1))
-        self._keys = bytearray(len(kernel.move_list)) if keys is None else keys
+        self._frame = array("I", bytes(4 * _FRAME_WORDS * (kernel.max_ply + 1)))
+        self._keys = bytearray(kernel.stride) if keys is None else keys
         cfg = array("I", bytes(4 * _C_SIZE))
         geometry = kernel.geometry
         cfg[_C_SQUARES] = popcount(geometry.playable)
@@ -290,7 +291,7 @@ def _search() -> int:
     squares = int(cfg[_C_SQUARES])
     ply0 = int(cfg[_C_PLY])
     ply = ply0
-    fr = ply << _FRAME_SHIFT
+    fr = ply * _FRAME_WORDS
     frame[fr + _F_ALPHA] = cfg[_C_ALPHA]
     frame[fr + _F_BETA] = cfg[_C_BETA]
     frame[fr + _F_DEPTH] = cfg[_C_DEPTH]
@@ -318,7 +319,7 @@ def _search() -> int:
                 if next_poll > node_limit:
                     next_poll = node_limit
             at = ply << 2
-            fr = ply << _FRAME_SHIFT
+            fr = ply * _FRAME_WORDS
             pl = uint(pos[at])
             ph = uint(pos[at + 1])
             ol = uint(pos[at + 2])
@@ -465,9 +466,9 @@ def _search() -> int:
                 pos[at + 5] = oh
                 pos[at + 6] = pl
                 pos[at + 7] = ph
-                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
-                frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
-                frame[fr + (1 << _FRAME_SHIFT) + _F_DEPTH] = depth
+                frame[fr + _FRAME_WORDS + _F_ALPHA] = _BIAS - beta
+                frame[fr + _FRAME_WORDS + _F_BETA] = _BIAS - alpha
+                frame[fr + _FRAME_WORDS + _F_DEPTH] = depth
                 ply += 1
                 enter = 1
                 returning = 0
@@ -539,11 +540,11 @@ def _search() -> int:
                     if depth > 1:
                         moves[base + count] = square
                         if square == table_move:
-                            keys[base + count] = 0
+                            keys[count] = 0
                             count += 1
                             continue
                         if depth < _ORDER_DEPTH:
-                            keys[base + count] = 1 + rank[square]
+                            keys[count] = 1 + rank[square]
                             count += 1
                             continue
                     fl = uint(0)
@@ -787,7 +788,7 @@ def _search() -> int:
                         tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
                         n = int(((tl * 0x01010101) & full) >> 24)
                         if depth > 1:
-                            keys[base + count] = 1 + rank[square] + 3 * n  # the opponent's replies
+                            keys[count] = 1 + rank[square] + 3 * n  # the opponent's replies
                             count += 1
                             break
                         score += w_moves * n
@@ -1016,17 +1017,17 @@ def _search() -> int:
             if depth == 1:
                 value = best
                 continue
-            if count > 1:
-                i = base + 1
-                while i < base + count:
-                    square = int(moves[i])
+            if count > 1:  # insertion sort by key: the moves at moves[base:], their keys at keys[0:]
+                i = 1
+                while i < count:
+                    square = int(moves[base + i])
                     key = int(keys[i])
                     j = i - 1
-                    while j >= base and int(keys[j]) > key:
-                        moves[j + 1] = moves[j]
+                    while j >= 0 and int(keys[j]) > key:
+                        moves[base + j + 1] = moves[base + j]
                         keys[j + 1] = keys[j]
                         j -= 1
-                    moves[j + 1] = square
+                    moves[base + j + 1] = square
                     keys[j + 1] = key
                     i += 1
             frame[fr + _F_STATE] = state
@@ -1037,13 +1038,13 @@ def _search() -> int:
             frame[fr + _F_ALPHA0] = frame[fr + _F_ALPHA]
             returning = 0
         else:
-            fr = ply << _FRAME_SHIFT
+            fr = ply * _FRAME_WORDS
         if returning:
             # ----- `value` is the score of the node at `ply`: hand it to the parent
             if ply == ply0:
                 break
             ply -= 1
-            fr = ply << _FRAME_SHIFT
+            fr = ply * _FRAME_WORDS
             value = 0 - value
             state = int(frame[fr + _F_STATE])
             if state & _STATE_PASSING:
@@ -1055,8 +1056,8 @@ def _search() -> int:
                 frame[fr + _F_STATE] = state
                 if alpha < value and value < beta:
                     # the null window failed high inside (alpha, beta): the same child again, full window
-                    frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
-                    frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
+                    frame[fr + _FRAME_WORDS + _F_ALPHA] = _BIAS - beta
+                    frame[fr + _FRAME_WORDS + _F_BETA] = _BIAS - alpha
                     ply += 1
                     enter = 1
                     returning = 0
@@ -1200,12 +1201,12 @@ def _search() -> int:
             beta = int(frame[fr + _F_BETA]) - _BIAS
             state = int(frame[fr + _F_STATE])
             if int(frame[fr + _F_BEST_MOVE]) == _NO_MOVE:
-                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - beta
+                frame[fr + _FRAME_WORDS + _F_ALPHA] = _BIAS - beta
             else:
-                frame[fr + (1 << _FRAME_SHIFT) + _F_ALPHA] = _BIAS - alpha - 1
+                frame[fr + _FRAME_WORDS + _F_ALPHA] = _BIAS - alpha - 1
                 frame[fr + _F_STATE] = state | _STATE_SCOUT
-            frame[fr + (1 << _FRAME_SHIFT) + _F_BETA] = _BIAS - alpha
-            frame[fr + (1 << _FRAME_SHIFT) + _F_DEPTH] = int(frame[fr + _F_DEPTH]) - 1
+            frame[fr + _FRAME_WORDS + _F_BETA] = _BIAS - alpha
+            frame[fr + _FRAME_WORDS + _F_DEPTH] = int(frame[fr + _F_DEPTH]) - 1
             ply += 1
             enter = 1
             continue
