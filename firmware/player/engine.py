@@ -30,11 +30,13 @@ from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 # (16 empties: 16 moves and at most 17 passes) fit too. Each ply costs 128 bytes of move lists, which the
 # Pico's heap feels.
 MAX_PLY = 34
-TABLE_BITS = 10  # 2**10 table entries (9 KB); 2**11 played no better in the level 8 matches (docs/PLAYER.md)
+# 2**9 table entries (4.6 KB). Level 8 with 2**10 won 51.4% of 400 games against it (within the noise:
+# docs/PLAYER.md), and 2**11 no more; the 4.6 KB keep 40 KB of the Pico's heap free at a game's worst
+# moment (docs/MEMORY.md).
+TABLE_BITS = 9
 SOLVER_EMPTIES = max(REVIEW_EXACT, max(level.exact for level in LEVELS))  # the viper solver's stacks: no more
-# The viper solver keeps its 2**10 entries in the midgame table's locks, scores, moves and depths, 8 KB
-# that the two share as they never run at once (2**9 entries, in the locks alone, searched 6% more nodes
-# on 16 empties from play, 2% more on 14: docs/DEVICE_SPEED.md).
+# The viper solver keeps its entries in the midgame table's locks, scores, moves and depths, which the two
+# share as they never run at once.
 SOLVER_TABLE_BITS = TABLE_BITS
 # What _solve_stage() found (a private const: defined before any use, as MicroPython folds it while parsing)
 _SOLVED = const(1)

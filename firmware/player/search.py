@@ -75,7 +75,7 @@ def bound_of(score, alpha, beta):
 
 
 class TranspositionTable:
-    """2**bits entries in six preallocated arrays (9 bytes an entry: 2**11 entries take 18 KB).
+    """2**bits entries in five preallocated arrays (9 bytes an entry: 2**9 entries take 4.6 KB).
 
     A slot is chosen by the top bits of Kernel.hash() and confirmed by the 30
     bits of Kernel.lock(). Each search (start()) gets a new generation and
