@@ -30,9 +30,9 @@ from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 # (16 empties: 16 moves and at most 17 passes) fit too. Each ply costs 128 bytes of move lists, which the
 # Pico's heap feels.
 MAX_PLY = 34
-# 2**9 table entries (4.6 KB). Level 8 with 2**10 won 51.4% of 400 games against it (within the noise:
-# docs/PLAYER.md), and 2**11 no more; the 4.6 KB keep 40 KB of the Pico's heap free at a game's worst
-# moment (docs/MEMORY.md).
+# 2**9 table entries (4.6 KB): level 8 with 2**10 scored 51.4% of 400 games against it, within the noise
+# (docs/PLAYER.md), and the 4.6 KB keep 40 KB of the Pico's heap free at a game's worst moment
+# (docs/MEMORY.md).
 TABLE_BITS = 9
 SOLVER_EMPTIES = max(REVIEW_EXACT, max(level.exact for level in LEVELS))  # the viper solver's stacks: no more
 # The viper solver keeps its entries in the midgame table's locks, scores, moves and depths, which the two
