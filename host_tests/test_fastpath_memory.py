@@ -67,7 +67,7 @@ def test_top_level_game_fits_192k_on_the_unix_port(compiled_firmware, tmp_path):
 def test_top_level_game_through_the_ui_fits_224k_on_the_unix_port(compiled_firmware, tmp_path):
     """The App on host_tests/ui_fakes' device with the level's own node budget, on this 64-bit port whose
     8-byte words make the same objects take about 1.4 times the Pico's heap: games pass down to 208K today,
-    the peak about 205 KB (sampled in the search, its call frames included, which MicroPython puts on the C
+    the peak about 200 KB (sampled in the search, its call frames included, which MicroPython puts on the C
     stack when the heap has no room for them). Issue 5's 192K held until issue 14's pattern evaluation,
     whose phase buffer (20,169 bytes; the edge tables were 7.8 KB) issue 14 allows up to 40 KB of tables:
     its own floor is the emulated Pico's (docs/MEMORY.md). The engine holds the viper

@@ -138,7 +138,7 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
 
 @pytest.mark.slow(minutes=2)
 def test_power_up_and_three_games_through_the_buttons_on_the_unix_port(compiled_firmware, tmp_path):
-    """The same on the unix port (8-byte words, viper running): 288K plays them, with 245-247 KB of firmware
+    """The same on the unix port (8-byte words, viper running): 288K plays them, with about 228 KB of firmware
     at the peak (the power layer, the battery gauge and the game view's code among it) and 35 KB of
     stand-ins. The bound leaves room for the peak's spread from game to game, not for a new table: the
     Pico's own floor is checked by tools/device/bench.py ui-heap (docs/MEMORY.md)."""
