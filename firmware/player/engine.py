@@ -231,9 +231,12 @@ class Engine:
 # the viper fast paths' modules: the engine keeps one of them in the heap at a time (a game on another
 # board may have left the other midgame search's)
 FAST_MODULES = ("player.search_viper", "player.search_viper6", _SOLVER_MODULE)
-# what a fast path's module imports for itself, let go with it: the solver's last five empty squares
-# (machine code on the Pico, viper elsewhere), which would otherwise stay in the heap through the next game
-_FAST_PARTS = {_SOLVER_MODULE: ("player.endgame_thumb", "player.endgame_viper_small")}
+# what a fast path's module imports for itself, let go with it (each machine code on the Pico, viper
+# elsewhere): the solver's last five empty squares, which would otherwise stay in the heap through the
+# next game, and the midgame searches' play_and_count
+_FAST_PARTS = {_SOLVER_MODULE: ("player.endgame_thumb", "player.endgame_viper_small"),
+               "player.search_viper": ("player.search_thumb", "player.search_twin"),
+               "player.search_viper6": ("player.search_thumb6", "player.search_twin6")}
 
 
 def _let_go_but(module):

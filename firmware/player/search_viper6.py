@@ -21,13 +21,19 @@ score, computed here from the kernel's bit boards and the evaluator's
 weight and table arrays), the same node count. host_tests/test_fastpath_search.py
 proves the two equal on the MicroPython unix port, score, move and nodes.
 
-Why one function: viper has no inlining and a call costs more than a node
-on the Pico, so the search keeps its own stack (a frame of words per ply in
-a preallocated array('I')) and the move generator, flips, popcounts and the
-evaluation's features stand written out in it (expanded by tools/codegen/gen_viper.py
-from the fragments the other viper modules share). Nothing is allocated in
-the loop. The leaves (depth 0) get no frame: a node at depth 1 evaluates
-each child in locals, counting it once, or twice where the plain search
+Why one function: viper has no inlining and a call costs about 3 us on the
+Pico (a leaf costs about 37), so the search keeps its own stack (a frame of
+words per ply in a preallocated array('I')) and the move generator, flips,
+popcounts and the evaluation's features stand written out in it (expanded by
+tools/codegen/gen_viper.py from the fragments the other viper modules share).
+Nothing is allocated in the loop. One call a move does the heaviest part,
+play_and_count: the move's flips, the moves after it (at a leaf both sides',
+and the pattern sum), with its words in cfg from _C_CODE. On the Pico it is
+machine code (player/search_thumb.py, search_thumb6.py), where viper would
+load and store nearly every word; elsewhere its viper twin
+(player/search_twin.py, search_twin6.py; the unix port has no asm_thumb).
+The leaves (depth 0) get no frame: a node at depth 1 evaluates each child
+in locals, counting it once, or twice where the plain search
 searches it again after a null window fails high (the leaf's score does not
 depend on the window). The node limit is checked at every node, exactly
 where the plain search checks it, so a budget stops both at the same node;
@@ -56,10 +62,16 @@ from micropython import const  # noqa: E402
 
 from othello.compat import popcount  # noqa: E402
 from othello.kernel_tables import edge_half_table  # noqa: E402
-from othello.kernel_viper import _legal  # noqa: E402
 from player.search import CHECK_EVERY, GENERATION_MASK, INFINITY, KIND_SOLVE, NO_MOVE, ORDER_DEPTH, TABLE_DEPTH  # noqa: E402
 from player.search import SearchStopped  # noqa: E402
 from player.evaluation import SCALARS, TABLE_OFFSET, WEIGHT_SHIFT  # noqa: E402
+
+if sys.platform == "rp2":
+    # the Pico's Cortex-M0+: the moves are played and counted in its own machine code (asm_thumb, which
+    # the unix port has not)
+    from player.search_thumb6 import POOL, play_and_count  # noqa: E402
+else:
+    from player.search_twin6 import POOL, play_and_count  # noqa: E402
 
 _G_FULL = const(0)  # 0xFFFFFFFF
 _G_M1 = const(1)  # 0x55555555, for the popcount
@@ -88,7 +100,31 @@ _C_DEPTH = const(10)
 _C_ALPHA = const(11)
 _C_BETA = const(12)
 _C_TABLE_SCALE = const(13)  # an entry's stored byte, less TABLE_OFFSET, times this is in 1/256 disc
-_C_SIZE = const(14)
+_C_CODE = const(14)  # play_and_count's words (_M_*) start here: the machine code's offsets reach 32 words
+_C_SIZE = const(14 + 32 + 32)
+# play_and_count's words, from cfg[_C_CODE]: (lo, hi) pairs where two
+_M_POSITION = const(0)  # in: the node's discs (pl, ph), (ol, oh)
+_M_NODE_EMPTY = const(4)  # in: its empty squares (el, eh)
+_M_MOVE = const(6)  # in: the move's bit (bl, bh)
+_M_SIDES = const(8)  # in: 1: count the opponent's replies, 2: and the mover's moves after them, 3: and sum the patterns
+_M_MOVER = const(9)  # out: the discs of the side to move after the move (the opponent's, flipped) ...
+_M_OPPONENT = const(11)  # ... and of the other side; in for the count: the side to count and its opponent
+_M_EMPTY = const(13)  # the empty squares after the move
+_M_FLIPS = const(15)  # the discs the move flips
+_M_RESULT = const(17)  # the result as it grows: flips << 16 | the mover's moves << 8
+_M_INNER = const(18)  # constants: Geometry's columns b-g (_G_INNER), a-g, b-h (_G_NOT_H, _G_NOT_A), all
+_M_NOT_H = const(19)
+_M_NOT_A = const(20)
+_M_FULL = const(21)
+_M_M1 = const(22)  # the popcount's 0x55555555, 0x33333333, 0x0F0F0F0F and 0x01010101
+_M_M2 = const(23)
+_M_M4 = const(24)
+_M_H01 = const(25)
+_M_HALVES = const(26)  # (lo, hi): the address of the edge half table ...
+_M_TABLES = const(28)  # (lo, hi): ... and of the evaluation's tables of the leaves' phase
+_M_HALVES_FAR = const(30)  # the half table's far halves (the Pico's address: _M_HALVES + 256)
+_M_TOTAL = const(31)  # out, with _M_SIDES 3: the leaf's sum of table entries
+_M_POOL = const(32)  # 32 words: the machine code's constants for the patterns (POOL)
 
 # frame words per ply; scores are stored + _BIAS: the unix port reads ptr32 words zero-extended
 _F_ALPHA = const(0)
@@ -170,6 +206,13 @@ class ViperMidgame:
         cfg = array("I", bytes(4 * _C_SIZE))
         geometry = kernel.geometry
         cfg[_C_SQUARES] = popcount(geometry.playable)
+        geo = kernel._geo
+        for at, word in ((_M_INNER, geo[_G_INNER]), (_M_NOT_H, geo[_G_NOT_H]), (_M_NOT_A, geo[_G_NOT_A]),
+                         (_M_FULL, 0xFFFFFFFF), (_M_M1, 0x55555555), (_M_M2, 0x33333333), (_M_M4, 0x0F0F0F0F),
+                         (_M_H01, 0x01010101)):
+            cfg[_C_CODE + at] = word
+        for at, word in enumerate(POOL):
+            cfg[_C_CODE + _M_POOL + at] = word
         self._cfg = cfg
         self._poll = _never
         self._weights = None
@@ -240,13 +283,10 @@ def _search() -> int:
     # (docs/DEVICE_SPEED.md).
     tl = uint(0)
     th = uint(0)
-    al = uint(0)
     self = _searching[0]
     kernel = self.kernel
-    pos_obj = kernel._pos
-    geo_obj = kernel._geo
-    pos = ptr32(pos_obj)
-    geo = ptr32(geo_obj)
+    pos = ptr32(kernel._pos)
+    geo = ptr32(kernel._geo)
     moves = ptr8(kernel.move_list)
     de_bruijn = ptr8(kernel._de_bruijn)
     halves = ptr8(self._halves)
@@ -255,6 +295,8 @@ def _search() -> int:
     rank = ptr8(self._rank)
     classes = ptr32(self._classes)
     cfg = ptr32(self._cfg)
+    code_at = int(cfg) + 4 * _C_CODE  # play_and_count's words: their address (a small int on the Pico)
+    play_and_count_moves = play_and_count
     weights = ptr16(self._weights)
     phase_of = ptr8(self._phase_of)
     tables = ptr8(self._tables)
@@ -289,6 +331,12 @@ def _search() -> int:
     with_tables = int(cfg[_C_TABLES])
     table_scale = int(cfg[_C_TABLE_SCALE])
     squares = int(cfg[_C_SQUARES])
+    # the tables' addresses, in two words for the unix port's 64 bits (a shift by 32 gives 0 on the Pico)
+    cfg[_C_CODE + _M_HALVES] = int(halves)
+    cfg[_C_CODE + _M_HALVES + 1] = int(halves) >> 32
+    cfg[_C_CODE + _M_HALVES_FAR] = int(halves) + 256
+    cfg[_C_CODE + _M_TABLES] = int(tables)
+    cfg[_C_CODE + _M_TABLES + 1] = int(tables) >> 32
     ply0 = int(cfg[_C_PLY])
     ply = ply0
     fr = ply * _FRAME_WORDS
@@ -446,11 +494,40 @@ def _search() -> int:
                 th &= rh
             ml &= el
             mh &= eh
+            # the position whose moves play_and_count plays
+            cfg[_C_CODE + _M_POSITION] = pl
+            cfg[_C_CODE + _M_POSITION + 1] = ph
+            cfg[_C_CODE + _M_POSITION + 2] = ol
+            cfg[_C_CODE + _M_POSITION + 3] = oh
+            cfg[_C_CODE + _M_NODE_EMPTY] = el
+            cfg[_C_CODE + _M_NODE_EMPTY + 1] = eh
             if not (ml | mh):
-                if not int(_legal(pos_obj, at + 2, at, geo_obj)):  # rare: a call, not more code
+                # no move to play: with none, play_and_count flips nothing and counts the opponent's moves
+                cfg[_C_CODE + _M_MOVE] = 0
+                cfg[_C_CODE + _M_MOVE + 1] = 0
+                cfg[_C_CODE + _M_SIDES] = 1
+                if not (int(play_and_count_moves(code_at)) & 0xFF):
                     # neither side can move: the game is over, empty squares to the winner
-                    mine = int(kernel.discs(ply))
-                    theirs = int(kernel.opponent_discs(ply))
+                    tl = pl
+                    th = ph
+                    n = 0
+                    tl = tl - ((tl >> 1) & m1)
+                    th = th - ((th >> 1) & m1)
+                    tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                    th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                    tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                    n = int(((tl * 0x01010101) & full) >> 24)
+                    mine = n
+                    tl = ol
+                    th = oh
+                    n = 0
+                    tl = tl - ((tl >> 1) & m1)
+                    th = th - ((th >> 1) & m1)
+                    tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                    th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                    tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                    n = int(((tl * 0x01010101) & full) >> 24)
+                    theirs = n
                     value = mine - theirs
                     if value > 0:
                         value += squares - mine - theirs
@@ -480,6 +557,8 @@ def _search() -> int:
             # move is played here for its opponent's replies, the leaves' first step), lowest square
             # first (Kernel.generate; at depth 2 in rank order already), then sorted. Per move: the mover after it (cl, ch) against
             # (dl, dh), the empty squares (gl, gh).
+            # play_and_count counts the replies of each move it orders, at a leaf both sides' moves
+            cfg[_C_CODE + _M_SIDES] = 2 + with_tables if depth == 1 else 1
             base = ply << 6
             count = 0
             rank_class = _ALL_MOVES
@@ -547,239 +626,52 @@ def _search() -> int:
                             keys[count] = 1 + rank[square]
                             count += 1
                             continue
-                    fl = uint(0)
-                    fh = uint(0)
-                    tl = (bl << 1) & not_a
-                    th = (bh << 1) & not_a
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            tl = (tl << 1) & not_a
-                            th = (th << 1) & not_a
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    tl = (bl >> 1) & not_h
-                    th = (bh >> 1) & not_h
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            tl = (tl >> 1) & not_h
-                            th = (th >> 1) & not_h
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    tl = (bl << 8) & full
-                    th = ((bh << 8) | (bl >> 24)) & full
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            th = ((th << 8) | (tl >> 24)) & full
-                            tl = (tl << 8) & full
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    tl = ((bl >> 8) | (bh << 24)) & full
-                    th = bh >> 8
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            tl = ((tl >> 8) | (th << 24)) & full
-                            th = th >> 8
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    tl = (bl << 9) & not_a
-                    th = ((bh << 9) | (bl >> 23)) & not_a
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            th = ((th << 9) | (tl >> 23)) & not_a
-                            tl = (tl << 9) & not_a
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    tl = ((bl >> 9) | (bh << 23)) & not_h
-                    th = (bh >> 9) & not_h
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            tl = ((tl >> 9) | (th << 23)) & not_h
-                            th = (th >> 9) & not_h
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    tl = (bl << 7) & not_h
-                    th = ((bh << 7) | (bl >> 25)) & not_h
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            th = ((th << 7) | (tl >> 25)) & not_h
-                            tl = (tl << 7) & not_h
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    tl = ((bl >> 7) | (bh << 25)) & not_a
-                    th = (bh >> 7) & not_a
-                    if (tl & ol) | (th & oh):
-                        rl = uint(0)
-                        rh = uint(0)
-                        while (tl & ol) | (th & oh):
-                            rl |= tl
-                            rh |= th
-                            tl = ((tl >> 7) | (th << 25)) & not_a
-                            th = (th >> 7) & not_a
-                        if (tl & pl) | (th & ph):
-                            fl |= rl
-                            fh |= rh
-                    cl = ol ^ fl
-                    ch = oh ^ fh
-                    dl = pl | fl | bl
-                    dh = ph | fh | bh
+                    # the move, its flips and the moves after it (at a leaf both sides', and its patterns)
+                    cfg[_C_CODE + _M_MOVE] = bl
+                    cfg[_C_CODE + _M_MOVE + 1] = bh
+                    counts = int(play_and_count_moves(code_at))
+                    cl = uint(cfg[_C_CODE + _M_MOVER])
+                    ch = uint(cfg[_C_CODE + _M_MOVER + 1])
+                    dl = uint(cfg[_C_CODE + _M_OPPONENT])
+                    dh = uint(cfg[_C_CODE + _M_OPPONENT + 1])
+                    if depth > 1:
+                        keys[count] = 1 + rank[square] + 3 * (counts & 0xFF)  # the opponent's replies
+                        count += 1
+                        continue
+                    # PatternEvaluator.evaluate of the leaf (Kernel.features): its mover is the opponent
+                    n = counts >> 16  # the discs flipped
+                    mine = node_theirs - n
+                    theirs = node_mine + n + 1
                     gl = el ^ bl
                     gh = eh ^ bh
-                    if depth == 1:
-                        tl = fl
-                        th = fh
-                        n = 0
-                        while tl:
-                            tl &= tl - 1
-                            n += 1
-                        while th:
-                            th &= th - 1
-                            n += 1
-                        mine = node_theirs - n
-                        theirs = node_mine + n + 1
-                        # PatternEvaluator.evaluate of the leaf (Kernel.features)
-                        x_count = 0
-                        if gl & uint(geo[_G_CORNER_X]):
-                            if cl & uint(geo[_G_CORNER_X + 1]):
-                                x_count += 1
-                            elif dl & uint(geo[_G_CORNER_X + 1]):
-                                x_count -= 1
-                        if gl & uint(geo[_G_CORNER_X + 2]):
-                            if cl & uint(geo[_G_CORNER_X + 3]):
-                                x_count += 1
-                            elif dl & uint(geo[_G_CORNER_X + 3]):
-                                x_count -= 1
-                        if gh & uint(geo[_G_CORNER_X + 4]):
-                            if ch & uint(geo[_G_CORNER_X + 5]):
-                                x_count += 1
-                            elif dh & uint(geo[_G_CORNER_X + 5]):
-                                x_count -= 1
-                        if gh & uint(geo[_G_CORNER_X + 6]):
-                            if ch & uint(geo[_G_CORNER_X + 7]):
-                                x_count += 1
-                            elif dh & uint(geo[_G_CORNER_X + 7]):
-                                x_count -= 1
-                        score = w_x_squares * x_count + w_discs * (mine - theirs) + w_fixed
-                    # mobility and potential mobility: one pass for the mover, then one with the sides
-                    # (and their weights) swapped for the opponent, which swaps them back: one copy
-                    # of the code (1.6 KB) for a few moves more a leaf
-                    w_moves = w_mobility
-                    w_next_to = w_opponent_potential
-                    side = 0
-                    while True:
-                        rl = dl & inner
-                        rh = dh & inner
-                        tl = rl & (cl << 1)
-                        th = rh & (ch << 1)
-                        al = rl + tl
-                        ah = rh + th
-                        tl = rl & (cl >> 1)
-                        th = rh & (ch >> 1)
-                        while tl | th:
-                            tl = tl >> 1
-                            th = th >> 1
-                            al |= tl
-                            ah |= th
-                            tl &= rl
-                            th &= rh
-                        rl = dl
-                        rh = dh
-                        tl = rl & (cl << 8)
-                        th = rh & ((ch << 8) | (cl >> 24))
-                        while tl | th:
-                            th = (th << 8) | (tl >> 24)
-                            tl = tl << 8
-                            al |= tl
-                            ah |= th
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((cl >> 8) | (ch << 24))
-                        th = rh & (ch >> 8)
-                        while tl | th:
-                            tl = (tl >> 8) | (th << 24)
-                            th = th >> 8
-                            al |= tl
-                            ah |= th
-                            tl &= rl
-                            th &= rh
-                        rl = dl & inner
-                        rh = dh & inner
-                        tl = rl & (cl << 9)
-                        th = rh & ((ch << 9) | (cl >> 23))
-                        while tl | th:
-                            th = (th << 9) | (tl >> 23)
-                            tl = tl << 9
-                            al |= tl
-                            ah |= th
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((cl >> 9) | (ch << 23))
-                        th = rh & (ch >> 9)
-                        while tl | th:
-                            tl = (tl >> 9) | (th << 23)
-                            th = th >> 9
-                            al |= tl
-                            ah |= th
-                            tl &= rl
-                            th &= rh
-                        rl = dl & inner
-                        rh = dh & inner
-                        tl = rl & (cl << 7)
-                        th = rh & ((ch << 7) | (cl >> 25))
-                        while tl | th:
-                            th = (th << 7) | (tl >> 25)
-                            tl = tl << 7
-                            al |= tl
-                            ah |= th
-                            tl &= rl
-                            th &= rh
-                        tl = rl & ((cl >> 7) | (ch << 25))
-                        th = rh & (ch >> 7)
-                        while tl | th:
-                            tl = (tl >> 7) | (th << 25)
-                            th = th >> 7
-                            al |= tl
-                            ah |= th
-                            tl &= rl
-                            th &= rh
-                        al &= gl
-                        ah &= gh
-                        tl = al
-                        th = ah
+                    x_count = 0
+                    if gl & uint(geo[_G_CORNER_X]):
+                        if cl & uint(geo[_G_CORNER_X + 1]):
+                            x_count += 1
+                        elif dl & uint(geo[_G_CORNER_X + 1]):
+                            x_count -= 1
+                    if gl & uint(geo[_G_CORNER_X + 2]):
+                        if cl & uint(geo[_G_CORNER_X + 3]):
+                            x_count += 1
+                        elif dl & uint(geo[_G_CORNER_X + 3]):
+                            x_count -= 1
+                    if gh & uint(geo[_G_CORNER_X + 4]):
+                        if ch & uint(geo[_G_CORNER_X + 5]):
+                            x_count += 1
+                        elif dh & uint(geo[_G_CORNER_X + 5]):
+                            x_count -= 1
+                    if gh & uint(geo[_G_CORNER_X + 6]):
+                        if ch & uint(geo[_G_CORNER_X + 7]):
+                            x_count += 1
+                        elif dh & uint(geo[_G_CORNER_X + 7]):
+                            x_count -= 1
+                    score = w_x_squares * x_count + w_discs * (mine - theirs) + w_fixed
+                    score += w_mobility * (counts & 0xFF) + w_opponent_mobility * ((counts >> 8) & 0xFF)
+                    if with_potential:  # a phase may weigh potential mobility at 0: then it is not counted
+                        wide_l = cl | ((cl & not_h) << 1) | ((cl & not_a) >> 1)
+                        wide_h = ch | ((ch & not_h) << 1) | ((ch & not_a) >> 1)
+                        tl = (wide_l | (wide_l << 8) | (wide_l >> 8) | (wide_h << 24)) & gl
+                        th = (wide_h | (wide_h << 8) | (wide_h >> 8) | (wide_l >> 24)) & gh
                         n = 0
                         tl = tl - ((tl >> 1) & m1)
                         th = th - ((th >> 1) & m1)
@@ -787,221 +679,21 @@ def _search() -> int:
                         th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
                         tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
                         n = int(((tl * 0x01010101) & full) >> 24)
-                        if depth > 1:
-                            keys[count] = 1 + rank[square] + 3 * n  # the opponent's replies
-                            count += 1
-                            break
-                        score += w_moves * n
-                        if with_potential:  # a phase may weigh potential mobility at 0: then it is not counted
-                            wide_l = cl | ((cl & not_h) << 1) | ((cl & not_a) >> 1)
-                            wide_h = ch | ((ch & not_h) << 1) | ((ch & not_a) >> 1)
-                            tl = (wide_l | (wide_l << 8) | (wide_l >> 8) | (wide_h << 24)) & gl
-                            th = (wide_h | (wide_h << 8) | (wide_h >> 8) | (wide_l >> 24)) & gh
-                            n = 0
-                            tl = tl - ((tl >> 1) & m1)
-                            th = th - ((th >> 1) & m1)
-                            tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
-                            th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
-                            tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
-                            n = int(((tl * 0x01010101) & full) >> 24)
-                            score += w_next_to * n
-                        al = cl
-                        cl = dl
-                        dl = al
-                        ah = ch
-                        ch = dh
-                        dh = ah
-                        if side:
-                            break
-                        side = 1
-                        w_moves = w_opponent_mobility
-                        w_next_to = w_potential
-                    if depth > 1:
-                        continue
+                        score += w_opponent_potential * n
+                        wide_l = dl | ((dl & not_h) << 1) | ((dl & not_a) >> 1)
+                        wide_h = dh | ((dh & not_h) << 1) | ((dh & not_a) >> 1)
+                        tl = (wide_l | (wide_l << 8) | (wide_l >> 8) | (wide_h << 24)) & gl
+                        th = (wide_h | (wide_h << 8) | (wide_h >> 8) | (wide_l >> 24)) & gh
+                        n = 0
+                        tl = tl - ((tl >> 1) & m1)
+                        th = th - ((th >> 1) & m1)
+                        tl = (tl & 0x33333333) + ((tl >> 2) & 0x33333333)
+                        th = (th & 0x33333333) + ((th >> 2) & 0x33333333)
+                        tl = ((tl + (tl >> 4)) & 0x0F0F0F0F) + ((th + (th >> 4)) & 0x0F0F0F0F)
+                        n = int(((tl * 0x01010101) & full) >> 24)
+                        score += w_potential * n
                     if with_tables:
-                        total = 0
-                        # Generated from firmware/player/eval6.bin's patterns: every image's table entry (player/evaluation.py numbers them)
-                        # added to total, for the mover (cl, ch) against (dl, dh); squares named on the 8x8 board.
-                        # image b2 c2 d2 g2 f2 e2
-                        tl = ((cl >> 9) & 0x7)
-                        th = ((dl >> 9) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((cl >> 14) & 0x1) | ((cl >> 12) & 0x2) | ((cl >> 10) & 0x4)
-                        th = ((dl >> 14) & 0x1) | ((dl >> 12) & 0x2) | ((dl >> 10) & 0x4)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image b7 c7 d7 g7 f7 e7
-                        tl = ((ch >> 17) & 0x7)
-                        th = ((dh >> 17) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 22) & 0x1) | ((ch >> 20) & 0x2) | ((ch >> 18) & 0x4)
-                        th = ((dh >> 22) & 0x1) | ((dh >> 20) & 0x2) | ((dh >> 18) & 0x4)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image b2 b3 b4 b7 b6 b5
-                        tl = (((((cl >> 9) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        th = (((((dl >> 9) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = (((((ch >> 1) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        th = (((((dh >> 1) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image g2 g3 g4 g7 g6 g5
-                        tl = (((((cl >> 14) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        th = (((((dl >> 14) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = (((((ch >> 6) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        th = (((((dh >> 6) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[0 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image b2 c3 d4 c2 d2 d3 b3 b4 c4
-                        tl = (((((cl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
-                        th = (((((dl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
-                        pf = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((cl >> 10) & 0x3) | ((cl >> 17) & 0x4)
-                        th = ((dl >> 10) & 0x3) | ((dl >> 17) & 0x4)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((cl >> 17) & 0x1) | ((cl >> 24) & 0x6)
-                        th = ((dl >> 17) & 0x1) | ((dl >> 24) & 0x6)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image g2 f3 e4 f2 e2 e3 g3 g4 f4
-                        tl = (((((cl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
-                        th = (((((dl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
-                        pf = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((cl >> 13) & 0x1) | ((cl >> 11) & 0x2) | ((cl >> 18) & 0x4)
-                        th = ((dl >> 13) & 0x1) | ((dl >> 11) & 0x2) | ((dl >> 18) & 0x4)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((cl >> 22) & 0x1) | ((cl >> 29) & 0x2) | ((cl >> 27) & 0x4)
-                        th = ((dl >> 22) & 0x1) | ((dl >> 29) & 0x2) | ((dl >> 27) & 0x4)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image b7 c6 d5 c7 d7 d6 b6 b5 c5
-                        tl = (((((ch >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
-                        th = (((((dh >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
-                        pf = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 18) & 0x3) | ((ch >> 9) & 0x4)
-                        th = ((dh >> 18) & 0x3) | ((dh >> 9) & 0x4)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 9) & 0x1) | (ch & 0x6)
-                        th = ((dh >> 9) & 0x1) | (dh & 0x6)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image g7 f6 e5 f7 e7 e6 g6 g5 f5
-                        tl = (((((ch >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
-                        th = (((((dh >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
-                        pf = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 21) & 0x1) | ((ch >> 19) & 0x2) | ((ch >> 10) & 0x4)
-                        th = ((dh >> 21) & 0x1) | ((dh >> 19) & 0x2) | ((dh >> 10) & 0x4)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 14) & 0x1) | ((ch >> 5) & 0x2) | ((ch >> 3) & 0x4)
-                        th = ((dh >> 14) & 0x1) | ((dh >> 5) & 0x2) | ((dh >> 3) & 0x4)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[378 + int(pf) * 378 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image b3 c3 d3 g3 f3 e3
-                        tl = ((cl >> 17) & 0x7)
-                        th = ((dl >> 17) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((cl >> 22) & 0x1) | ((cl >> 20) & 0x2) | ((cl >> 18) & 0x4)
-                        th = ((dl >> 22) & 0x1) | ((dl >> 20) & 0x2) | ((dl >> 18) & 0x4)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image b6 c6 d6 g6 f6 e6
-                        tl = ((ch >> 9) & 0x7)
-                        th = ((dh >> 9) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = ((ch >> 14) & 0x1) | ((ch >> 12) & 0x2) | ((ch >> 10) & 0x4)
-                        th = ((dh >> 14) & 0x1) | ((dh >> 12) & 0x2) | ((dh >> 10) & 0x4)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image c2 c3 c4 c7 c6 c5
-                        tl = (((((cl >> 10) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        th = (((((dl >> 10) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = (((((ch >> 2) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        th = (((((dh >> 2) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image f2 f3 f4 f7 f6 f5
-                        tl = (((((cl >> 13) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        th = (((((dl >> 13) & 0x10101) * 0x4081) >> 14) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = (((((ch >> 5) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        th = (((((dh >> 5) & 0x10101) * 0x40201) >> 16) & 0x7)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[10584 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image b2 c3 d4 g7 f6 e5
-                        tl = (((((cl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
-                        th = (((((dl >> 9) & 0x40201) * 0x10101) >> 16) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = (((((ch >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
-                        th = (((((dh >> 4) & 0x40201) * 0x100401) >> 18) & 0x7)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[10962 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
-                        # image g2 f3 e4 b7 c6 d5
-                        tl = (((((cl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
-                        th = (((((dl >> 14) & 0x4081) * 0x1041) >> 12) & 0x7)
-                        pa = uint(halves[tl]) + 2 * uint(halves[th])
-                        tl = (((((ch >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
-                        th = (((((dh >> 3) & 0x4081) * 0x10101) >> 14) & 0x7)
-                        pb = uint(halves[tl]) + 2 * uint(halves[th])
-                        if pa < pb:
-                            pv = pa
-                            pa = pb
-                            pb = pv
-                        total += int(tables[10962 + ((int(pa) * (int(pa) + 1)) >> 1) + int(pb)])
+                        total = int(cfg[_C_CODE + _M_TOTAL])  # summed by play_and_count
                         score += (total - _TABLE_OFFSET * _IMAGES) * table_scale
                     value = 0 - (score >> _WEIGHT_SHIFT)
                     # the leaf's nodes: Searcher._pvs visits it twice when its null window fails

@@ -85,3 +85,77 @@ def print_results(cases, fast):
     for i, searchers, search in _each_case(cases, not fast, fast):
         print("result", i, _run(searchers[1] if fast else searchers[0], *search))
     print("searched", len(cases))
+
+
+def check_play_and_count(module, layout, games, seed):
+    """`module`'s play_and_count (player.search_thumb's machine code on the Pico, player.search_twin's viper
+    elsewhere) against the board and the evaluator, for every legal move of every position of `games`
+    random 8x8 games: the flips, the position after the move, both sides' legal moves there and the leaf's
+    pattern sum (PatternEvaluator.pattern_sum of the leaf's phase). layout: the modules' word offsets
+    {name: value} (their compile-time constants, read by the host). Prints each difference, then
+    'play_and_count checked <moves>'."""
+    import random
+    import uctypes
+    from othello.board import Board
+    from othello.compat import popcount
+
+    __import__(module)
+    play_and_count = sys.modules[module].play_and_count
+
+    _, fast, _ = _searchers(8, 0, False, True, plain=False)
+    evaluator = fast.evaluator
+    cfg = fast.fast._cfg
+    code = layout["_C_CODE"]
+    at = uctypes.addressof(cfg) + 4 * code
+    halves = fast.fast._halves
+    g = geometry(8)
+    full = (1 << 64) - 1
+
+    def put(name, value):
+        cfg[code + layout[name]] = value & 0xFFFFFFFF
+        cfg[code + layout[name] + 1] = value >> 32
+
+    def get(name):
+        return cfg[code + layout[name]] | cfg[code + layout[name] + 1] << 32
+
+    put("_M_HALVES", uctypes.addressof(halves))
+    cfg[code + layout["_M_HALVES_FAR"]] = (uctypes.addressof(halves) + 256) & 0xFFFFFFFF
+    random.seed(seed)
+    checked = 0
+    cells = bytearray(64)
+    for _ in range(games):
+        board = Board()
+        while not board.is_game_over():
+            player, opponent = board.player_discs(), board.opponent_discs()
+            empty = full & ~(player | opponent)
+            put("_M_POSITION", player)
+            cfg[code + layout["_M_POSITION"] + 2] = opponent & 0xFFFFFFFF
+            cfg[code + layout["_M_POSITION"] + 3] = opponent >> 32
+            put("_M_NODE_EMPTY", empty)
+            for square in board.legal_squares():
+                flips = board.flips_for(square)
+                mover, other = opponent ^ flips, player | flips | 1 << square
+                evaluator.use_phase(evaluator.phase_of[popcount(empty) - 1])
+                put("_M_TABLES", uctypes.addressof(evaluator.table))
+                for square_index in range(64):
+                    cells[square_index] = (mover >> square_index & 1) + 2 * (other >> square_index & 1)
+                want_total = evaluator.pattern_sum(cells)
+                for sides in (1, 2, 3):
+                    put("_M_MOVE", 1 << square)
+                    cfg[code + layout["_M_SIDES"]] = sides
+                    found = play_and_count(at)
+                    want = popcount(flips) << 16 | popcount(g.moves(mover, other))
+                    if sides > 1:
+                        want |= popcount(g.moves(other, mover)) << 8
+                    total = cfg[code + layout["_M_TOTAL"]] if sides == 3 else want_total
+                    if (found, get("_M_MOVER"), get("_M_OPPONENT"), get("_M_EMPTY"), get("_M_FLIPS"), total) != (
+                            want, mover, other, empty & ~(1 << square), flips, want_total):
+                        print("differs", hex(player), hex(opponent), square, sides, hex(found), hex(want),
+                              total, want_total)
+                    checked += 1
+            squares = board.legal_squares()
+            if squares:
+                board.play(random.choice(squares))
+            else:
+                board.pass_turn()
+    print("play_and_count checked", checked)

@@ -1,6 +1,7 @@
-"""Where the viper solver's time goes on the emulated Pico: its cycles per function (`bench.py profile`).
+"""Where the viper solver's or midgame search's time goes on the emulated Pico: cycles per function (`bench.py profile`).
 
     .venv/bin/python tools/device/bench.py profile [--empties 14] [--out FILE]
+    .venv/bin/python tools/device/bench.py profile --midgame [--out FILE]
 
 Solves the positions of --empties empty squares from play (host_tests/mpy/fastpath_positions.py) with
 the viper solver, as `bench.py endgame`'s solver part does (the player's solver, a clear table of
@@ -13,6 +14,10 @@ mp_obj_fun_bc_t or mp_obj_fun_asm_t, to the next one's), to
 MicroPython's own code in flash (the interpreter, and the runtime a viper function calls: a call, an
 argument's conversion, a global's lookup) and to the rest. --out writes the counts per address as JSON
 with the functions' addresses, for a closer look at a function's machine code.
+
+--midgame: the top level's moves on `bench.py search`'s four midgame positions (othello.bench's sample game,
+plies 20, 26, 32 and 38) with its 125 MHz node budget, the cycles attributed to player/search_viper.py's
+viper code and player/search_thumb.py's machine code.
 """
 
 import ast
@@ -24,10 +29,19 @@ from device import pico_emulator
 REPO = Path(__file__).resolve().parents[2]
 MODULE = REPO / "firmware" / "player" / "endgame_viper.py"
 THUMB_MODULE = REPO / "firmware" / "player" / "endgame_thumb.py"
+MIDGAME_MODULE = REPO / "firmware" / "player" / "search_viper.py"
+MIDGAME_THUMB_MODULE = REPO / "firmware" / "player" / "search_thumb.py"
 POSITIONS = REPO / "host_tests" / "mpy" / "fastpath_positions.py"
 FLASH = (0x10000000, 0x10200000)  # the XIP flash: MicroPython's code (the .uf2)
 RAM = (0x20000000, 0x20042000)
 
+# after a setup: where each function's code starts (module: the viper one, thumb: the machine code's)
+CODE_ADDRESSES = """
+for name in %(names)r:
+    print('code', name, machine.mem32[id(getattr(module, name)) + 12])
+for name in %(thumb_names)r:
+    print('code', name, machine.mem32[id(getattr(thumb, name)) + 8])
+"""
 SETUP = """
 import machine
 from fastpath_positions import ENDGAMES
@@ -39,11 +53,7 @@ import player.endgame_viper as module
 import player.endgame_thumb as thumb
 solver = ViperSolver(geometry(8), %(empties)d, SOLVER_TABLE_BITS)
 boards = [Board.from_position(text) for text in ENDGAMES[%(empties)d]]
-for name in %(names)r:
-    print('code', name, machine.mem32[id(getattr(module, name)) + 12])
-for name in %(thumb_names)r:
-    print('code', name, machine.mem32[id(getattr(thumb, name)) + 8])
-"""
+""" + CODE_ADDRESSES
 SOLVE = """
 from time import ticks_diff, ticks_us
 elapsed = nodes = 0
@@ -54,6 +64,33 @@ for board in boards:
     elapsed += ticks_diff(ticks_us(), started)
     nodes += solver.nodes
 print('solved', len(boards), elapsed, nodes)
+"""
+
+
+MIDGAME_SETUP = """
+import machine
+import player
+from othello.bench import sample_positions
+from othello.board import Board
+from othello.variant import BLACK
+player.think(Board(), 8, node_limit=1, rng_seed=1)  # the engine's tables first, as a game builds them
+game = sample_positions(1)
+boards = []
+for ply in (20, 26, 32, 38):
+    board = Board()
+    board.set_discs(game[ply][0], game[ply][1], BLACK)
+    boards.append(board)
+player.think(boards[0], 8, node_limit=100, rng_seed=1)  # the midgame search's modules imported
+import player.search_viper as module
+import player.search_thumb as thumb
+""" + CODE_ADDRESSES
+MIDGAME_SEARCH = """
+elapsed = nodes = 0
+for board in boards:
+    decision = player.think(board, 8, rng_seed=1)
+    elapsed += decision.elapsed_ms * 1000
+    nodes += decision.nodes
+print('searched', len(boards), elapsed, nodes)
 """
 
 
@@ -89,27 +126,31 @@ def attribute(counts, starts):
 
 def add_arguments(parser):
     parser.add_argument("--empties", type=int, default=14, choices=(12, 14, 16), help="the positions' size")
+    parser.add_argument("--midgame", action="store_true", help="the midgame search instead of the solver")
     parser.add_argument("--out", help="the counts per address and the functions' addresses, as JSON")
 
 
 def run(args, parser):
-    names = decorated_functions(MODULE)
-    thumb_names = decorated_functions(THUMB_MODULE, "micropython.asm_thumb")
+    module, thumb_module, setup, workload = ((MIDGAME_MODULE, MIDGAME_THUMB_MODULE, MIDGAME_SETUP, MIDGAME_SEARCH)
+                                             if args.midgame else (MODULE, THUMB_MODULE, SETUP, SOLVE))
+    names = decorated_functions(module)
+    thumb_names = decorated_functions(thumb_module, "micropython.asm_thumb")
     files = pico_emulator.build_files(args.board, main=False, extra={"/lib/" + POSITIONS.name: POSITIONS.read_bytes()})
     with pico_emulator.EmulatedPico(args.board, files=files) as pico:
         pico.enter_raw_repl()
         starts = {}
-        for line in pico.run_script(SETUP % dict(empties=args.empties, names=names, thumb_names=thumb_names)).splitlines():
+        for line in pico.run_script(setup % dict(empties=args.empties, names=names, thumb_names=thumb_names)).splitlines():
             word = line.split()
             if word and word[0] == "code":
                 starts[word[1]] = int(word[2])
         pico.profile(True)
-        solved = pico.run_script(SOLVE).split()
+        done = pico.run_script(workload).split()
         pico.profile(False)
         counts = pico.profile_counts()
-    positions, elapsed_us, nodes = (int(word) for word in solved[1:4])
-    print("solver_%d: %d positions, %d nodes in %d ms of device time, %d nodes/s"
-          % (args.empties, positions, nodes, elapsed_us // 1000, nodes * 1000000 // max(elapsed_us, 1)))
+    positions, elapsed_us, nodes = (int(word) for word in done[1:4])
+    print("%s: %d positions, %d nodes in %d ms of device time, %d nodes/s"
+          % ("midgame" if args.midgame else "solver_%d" % args.empties, positions, nodes, elapsed_us // 1000,
+             nodes * 1000000 // max(elapsed_us, 1)))
     places = attribute(counts, starts)
     total = sum(places.values())
     sizes = {name: end - start for start, end, name in code_ranges(starts)[:-1]}  # the last one's end is unknown
