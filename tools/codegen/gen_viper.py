@@ -16,21 +16,20 @@ which puts the fragment `legal` at the directive's indentation, each name
 left of an `=` renamed to the one on its right (all at once, so a swap is
 two renames). The same holds for the modules of inline assembler,
 player/endgame_thumb.py and player/search_thumb.py: their fragments (thumb_*)
-name registers and labels, renamed the same way for each direction.
-ThumbPatterns writes search_thumb's pattern sum as machine code from the same
-gathers as the viper one. Every generated module starts with a header naming its
+name registers and labels, renamed the same way for each direction. Every generated module starts with a header naming its
 template; host_tests/test_gen_viper.py regenerates them and fails on any
 difference, so a hand edit of a generated file cannot go unnoticed.
 
-Two fragments are made from a shipped weight file, for each module whose
-leaves evaluate patterns (PATTERNS: the midgame search's template makes one
+Four fragments are made from a shipped weight file, for each module whose
+leaves evaluate patterns (PATTERNS: the midgame search's templates make one
 module for the 8x8 weight files and one for the 6x6 ones): `patterns` adds
 the table entry of every pattern image of the position (pl, ph) against
 (ol, oh) to `total` (each image's squares gathered into bits by shifts and
 masks, or by one multiplication that this script proves on every value the
-squares can take), and `layout` sets _LAYOUT to the
-file's pattern section, which the search compares with an evaluator's
-before it stands in for the plain search. A 6x6 file's squares are those of
+squares can take); `thumb_patterns` does the same in machine code from the
+same gathers (ThumbPatterns), with `thumb_pool` its constants; and `layout`
+sets _LAYOUT to the file's pattern section, which the search compares with
+an evaluator's before it stands in for the plain search. A 6x6 file's squares are those of
 the 6x6 board inside the 8x8 one (othello.geometry.Embedding), where the
 player searches 6x6. So a new set of patterns needs this script run again.
 """
@@ -271,7 +270,7 @@ def _group_code(name, squares):
 
 
 def _line(image):
-    """(row, line, squares, near_first) if `image` is a row or column read as two halves from its ends, as an
+    """(is_row, line, squares, near_first) if `image` is a row or column read as two halves from its ends, as an
     edge, else None: its eight squares in board order (bit r = square r) and whether the image's first
     half is the line's near one (the lower-numbered corner's)."""
     first, second = image[:4], image[4:]
