@@ -36,14 +36,14 @@ STYLE_PATTERN = "pattern"
 # search and endgame, on the emulated Pico at 125 MHz):
 # - the midgame search: a move's time is a fixed part (the phase's tables read from flash, the root's
 #   move list, the table's reset) and a part per node. On the benchmark positions (plies 20-38) a move
-#   takes about 70 ms plus 1 s per 26,500 nodes (level 7: 14,310 nodes in 606 ms, level 8: 31,879 in
-#   1,267 ms), but the late midgame is slower: on the positions of a whole level 8 game the slowest,
-#   with 15 empty squares, searched 31,879 nodes in 1,586 ms, 1 s per 21,700 nodes after 120 ms; in
-#   whole games a move may also swap the solver's code for the search's (an import of about 35 ms) and
-#   read the next phase's tables, hence 120 ms here. A level's budget is what that slowest rate searches
-#   in SEARCH_SHARE percent of its time, so the node budget, not the deadline, ends every search, with
-#   room for real Picos (up to 9% slower than the emulation), and a host replay of the level plays the
-#   device's move;
+#   takes about 90 ms plus 1 s per 28,000 nodes (level 7: 19,350 nodes in 774 ms, level 8: 43,107 in
+#   1,612 ms), but the late midgame is slower (fuller boards: longer flips and floods): on the positions
+#   of a whole level 8 game the slowest, with 15 empty squares, searched 31,879 nodes in 1,532 ms, 1 s
+#   per 22,600 nodes after 120 ms; the rate here is 5% under that. In whole games a move may also swap
+#   the solver's code for the search's (an import of about 35 ms) and read the next phase's tables,
+#   hence 120 ms here. A level's budget is what that slowest rate searches in SEARCH_SHARE percent of
+#   its time, so the node budget, not the deadline, ends every search, with room for real Picos (up to
+#   9% slower than the emulation), and a host replay of the level plays the device's move;
 _SEARCH_OVERHEAD_MS = const(120)
 _DEVICE_SEARCH_NODES_PER_S = const(21500)
 SEARCH_SHARE = 85
