@@ -630,14 +630,14 @@ def _search() -> int:
                     cfg[_C_CODE + _M_MOVE] = bl
                     cfg[_C_CODE + _M_MOVE + 1] = bh
                     counts = int(play_and_count_moves(code_at))
-                    cl = uint(cfg[_C_CODE + _M_MOVER])
-                    ch = uint(cfg[_C_CODE + _M_MOVER + 1])
-                    dl = uint(cfg[_C_CODE + _M_OPPONENT])
-                    dh = uint(cfg[_C_CODE + _M_OPPONENT + 1])
                     if depth > 1:
                         keys[count] = 1 + rank[square] + 3 * (counts & 0xFF)  # the opponent's replies
                         count += 1
                         continue
+                    cl = uint(cfg[_C_CODE + _M_MOVER])
+                    ch = uint(cfg[_C_CODE + _M_MOVER + 1])
+                    dl = uint(cfg[_C_CODE + _M_OPPONENT])
+                    dh = uint(cfg[_C_CODE + _M_OPPONENT + 1])
                     # PatternEvaluator.evaluate of the leaf (Kernel.features): its mover is the opponent
                     n = counts >> 16  # the discs flipped
                     mine = node_theirs - n

@@ -111,9 +111,9 @@ def check_play_and_count(module, layout, games, seed):
     g = geometry(8)
     full = (1 << 64) - 1
 
-    def put(name, value):
-        cfg[code + layout[name]] = value & 0xFFFFFFFF
-        cfg[code + layout[name] + 1] = value >> 32
+    def put(name, value, at=0):
+        cfg[code + layout[name] + at] = value & 0xFFFFFFFF
+        cfg[code + layout[name] + at + 1] = value >> 32
 
     def get(name):
         return cfg[code + layout[name]] | cfg[code + layout[name] + 1] << 32
@@ -129,8 +129,7 @@ def check_play_and_count(module, layout, games, seed):
             player, opponent = board.player_discs(), board.opponent_discs()
             empty = full & ~(player | opponent)
             put("_M_POSITION", player)
-            cfg[code + layout["_M_POSITION"] + 2] = opponent & 0xFFFFFFFF
-            cfg[code + layout["_M_POSITION"] + 3] = opponent >> 32
+            put("_M_POSITION", opponent, 2)
             put("_M_NODE_EMPTY", empty)
             for square in board.legal_squares():
                 flips = board.flips_for(square)
