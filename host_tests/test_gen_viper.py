@@ -70,17 +70,40 @@ def test_the_pattern_fragment_scores_as_the_plain_evaluation(module):
     """The generated leaf code of the shipped patterns, run as plain Python on split words, gives the table
     sum of PatternEvaluator.pattern_sum on random positions: the same squares, groups and numbering (6x6
     inside the 8x8 board, as the player evaluates it)."""
+    _check_pattern_fragment(REPO / gen_viper.PATTERNS[module])
+
+
+def test_a_richer_pattern_set_scores_as_the_plain_evaluation(tmp_path):
+    """The same for the `pico` set of tools/training/patterns/ with random tables: its 2x4 corner block has no
+    symmetry onto itself, so its eight squares are one group, read four at a time, and its diagonals of 4-7
+    squares have groups of every length."""
+    import random
+
+    from training import evaluation_file, training_fit
+
+    pattern_set = training_fit.PatternSet(training_fit.pattern_file("pico"))
+    patterns = training_fit.device_patterns(pattern_set)
+    assert max(pattern.fixed for pattern in patterns) == 8
+    rng = random.Random(6)
+    phases = 2
+    tables = [[rng.uniform(-15, 15) for _ in range(pattern_set.table_entries)] for _ in range(phases)]
+    weights = [[0.0] * len(training_fit.DEVICE_SCALARS) for _ in range(phases)]
+    path = tmp_path / "eval8.bin"
+    evaluation_file.write(path, 8, training_fit.phase_map(33), patterns, weights, tables, 3)
+    _check_pattern_fragment(path, phase=1)
+
+
+def _check_pattern_fragment(weights, phase=3):
     import random
 
     from othello.geometry import Embedding
     from othello.kernel_tables import edge_half_table
     from player.evaluation import PatternEvaluator
 
-    weights = REPO / gen_viper.PATTERNS[module]
     size = weights.read_bytes()[5]
     evaluator = PatternEvaluator(size, path=str(weights), embedding=Embedding(size) if size < 8 else None)
-    evaluator.use_phase(3)
-    code = gen_viper.pattern_fragments(weights.read_bytes(), gen_viper.PATTERNS[module])["patterns"]
+    evaluator.use_phase(phase)
+    code = gen_viper.pattern_fragments(weights.read_bytes(), weights.name)["patterns"]
     rng = random.Random(4)
     for _ in range(300):
         occupied = rng.getrandbits(64) | rng.getrandbits(64)

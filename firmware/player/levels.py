@@ -36,8 +36,8 @@ STYLE_PATTERN = "pattern"
 # search and endgame, on the emulated Pico at 125 MHz):
 # - the midgame search: a move's time is a fixed part (the phase's tables read from flash, the root's
 #   move list, the table's reset) and a part per node. On the benchmark positions (plies 20-38) a move
-#   takes about 90 ms plus 1 s per 28,000 nodes (level 7: 19,350 nodes in 774 ms, level 8: 43,107 in
-#   1,612 ms), but the late midgame is slower (its deeper trees spend more of a node in the viper loop,
+#   takes about 90 ms plus 1 s per 28,000 nodes (level 7: 19,350 nodes in 763 ms, level 8: 43,107 in
+#   1,631 ms), but the late midgame is slower (its deeper trees spend more of a node in the viper loop,
 #   about 3,100 cycles against 2,000; the machine code's part stays about 1,900): on the positions
 #   of a whole level 8 game the slowest, with 15 empty squares, searched 31,879 nodes in 1,532 ms, 1 s
 #   per 22,600 nodes after 120 ms; the rate here is 5% under that. In whole games a move may also swap

@@ -259,14 +259,25 @@ def _gather(word_low, word_high, squares):
                       for word, kind, term in _gather_terms(squares))
 
 
+_HALF_SQUARES = 4  # the half table gives the base-3 value of a nibble: a group is read four squares at a time
+
+
+def _quarters(squares):
+    """`squares` in reads of at most _HALF_SQUARES, the least significant first."""
+    return [squares[at:at + _HALF_SQUARES] for at in range(0, len(squares), _HALF_SQUARES)]
+
+
 def _group_code(name, squares):
     """Lines setting `name` to the base-3 number of `squares` (the first the least significant), each square
     1 for (pl, ph) and 2 for (ol, oh): each side's bits gathered into a nibble, whose base-3 value the edge
-    half table gives (its entries below 16 are the base-3 values of their bits)."""
-    if len(squares) > 4:
-        raise ValueError("a group of %d squares: the half table reads at most 4" % len(squares))
-    return ["tl = %s" % _gather("pl", "ph", squares), "th = %s" % _gather("ol", "oh", squares),
-            "%s = uint(halves[tl]) + 2 * uint(halves[th])" % name]
+    half table gives (its entries below 16 are the base-3 values of their bits), four squares a read."""
+    lines = []
+    for at, quarter in enumerate(_quarters(squares)):
+        value = "uint(halves[tl]) + 2 * uint(halves[th])"
+        lines += ["tl = %s" % _gather("pl", "ph", quarter), "th = %s" % _gather("ol", "oh", quarter),
+                  ("%s = %s" % (name, value)) if at == 0 else
+                  ("%s += (%s) * %d" % (name, value, 3 ** (_HALF_SQUARES * at)))]
+    return lines
 
 
 def _line(image):
@@ -372,11 +383,18 @@ class ThumbPatterns:
                   "add(r1, %s, r7)" % theirs, "ldrb(r1, [r1, 0])",
                   "add(%s, %s, r1)" % (target, target), "add(%s, %s, r1)" % (target, target))
 
-    def group(self, target, squares):
-        """target = the base-3 number of `squares` (_group_code); r1, r2, r3 and r7 spoiled."""
-        self.gather("r2", "_M_MOVER", squares)
-        self.gather("r3", "_M_OPPONENT", squares)
-        self.halves(target, "r2", "r3")
+    def group(self, target, squares, spare=None):
+        """target = the base-3 number of `squares` (_group_code); r1, r2, r3 and r7 spoiled, and `spare`, which
+        a group of more than four squares needs."""
+        for at, quarter in enumerate(_quarters(squares)):
+            if at and spare is None:
+                raise TemplateError("a group of %d squares needs a spare register here" % len(squares))
+            self.gather("r2", "_M_MOVER", quarter)
+            self.gather("r3", "_M_OPPONENT", quarter)
+            self.halves(spare if at else target, "r2", "r3")
+            if at:
+                self.load("r7", 3 ** (_HALF_SQUARES * at))
+                self.emit("mul(%s, r7)" % spare, "add(%s, %s, %s)" % (target, target, spare))
 
     def image(self, fixed, half, image, offset, pairs):
         line = _line(image) if (fixed, half) == (0, 4) else None
@@ -405,7 +423,7 @@ class ThumbPatterns:
                 self.load("r7", pairs)
                 self.emit("mul(r5, r7)", "add(r4, r4, r5)")
         else:
-            self.group("r4", image[:fixed])
+            self.group("r4", image[:fixed], spare="r5")
         self.emit("ldr(r7, [r0, _M_TABLES * 4])", "add(r4, r4, r7)")
         if offset:
             self.load("r7", offset)
