@@ -262,7 +262,7 @@ def _gather(word_low, word_high, squares):
 _HALF_SQUARES = 4  # the half table gives the base-3 value of a nibble: a group is read four squares at a time
 
 
-def _quarters(squares):
+def _nibbles(squares):
     """`squares` in reads of at most _HALF_SQUARES, the least significant first."""
     return [squares[at:at + _HALF_SQUARES] for at in range(0, len(squares), _HALF_SQUARES)]
 
@@ -272,9 +272,9 @@ def _group_code(name, squares):
     1 for (pl, ph) and 2 for (ol, oh): each side's bits gathered into a nibble, whose base-3 value the edge
     half table gives (its entries below 16 are the base-3 values of their bits), four squares a read."""
     lines = []
-    for at, quarter in enumerate(_quarters(squares)):
+    for at, nibble in enumerate(_nibbles(squares)):
         value = "uint(halves[tl]) + 2 * uint(halves[th])"
-        lines += ["tl = %s" % _gather("pl", "ph", quarter), "th = %s" % _gather("ol", "oh", quarter),
+        lines += ["tl = %s" % _gather("pl", "ph", nibble), "th = %s" % _gather("ol", "oh", nibble),
                   ("%s = %s" % (name, value)) if at == 0 else
                   ("%s += (%s) * %d" % (name, value, 3 ** (_HALF_SQUARES * at)))]
     return lines
@@ -386,11 +386,12 @@ class ThumbPatterns:
     def group(self, target, squares, spare=None):
         """target = the base-3 number of `squares` (_group_code); r1, r2, r3 and r7 spoiled, and `spare`, which
         a group of more than four squares needs."""
-        for at, quarter in enumerate(_quarters(squares)):
+        for at, nibble in enumerate(_nibbles(squares)):
             if at and spare is None:
-                raise TemplateError("a group of %d squares needs a spare register here" % len(squares))
-            self.gather("r2", "_M_MOVER", quarter)
-            self.gather("r3", "_M_OPPONENT", quarter)
+                raise TemplateError("a pattern with two halves and %d fixed squares: the machine code reads at "
+                                    "most %d fixed squares beside halves" % (len(squares), _HALF_SQUARES))
+            self.gather("r2", "_M_MOVER", nibble)
+            self.gather("r3", "_M_OPPONENT", nibble)
             self.halves(spare if at else target, "r2", "r3")
             if at:
                 self.load("r7", 3 ** (_HALF_SQUARES * at))
