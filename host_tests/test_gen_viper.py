@@ -85,11 +85,12 @@ def test_a_richer_pattern_set_scores_as_the_plain_evaluation(tmp_path):
     patterns = training_fit.device_patterns(pattern_set)
     assert max(pattern.fixed for pattern in patterns) == 8
     rng = random.Random(6)
-    phases = 2
+    width = 30  # two phases: 0-29 and 30-60 empty squares
+    phases = len(training_fit.phases(width))
     tables = [[rng.uniform(-15, 15) for _ in range(pattern_set.table_entries)] for _ in range(phases)]
     weights = [[0.0] * len(training_fit.DEVICE_SCALARS) for _ in range(phases)]
     path = tmp_path / "eval8.bin"
-    evaluation_file.write(path, 8, training_fit.phase_map(33), patterns, weights, tables, 3)
+    evaluation_file.write(path, 8, training_fit.phase_map(width), patterns, weights, tables, 3)
     _check_pattern_fragment(path, phase=1)
 
 

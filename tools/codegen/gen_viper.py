@@ -16,9 +16,10 @@ which puts the fragment `legal` at the directive's indentation, each name
 left of an `=` renamed to the one on its right (all at once, so a swap is
 two renames). The same holds for the modules of inline assembler,
 player/endgame_thumb.py and player/search_thumb.py: their fragments (thumb_*)
-name registers and labels, renamed the same way for each direction. Every generated module starts with a header naming its
-template; host_tests/test_gen_viper.py regenerates them and fails on any
-difference, so a hand edit of a generated file cannot go unnoticed.
+name registers and labels, renamed the same way for each direction. Every
+generated module starts with a header naming its template;
+host_tests/test_gen_viper.py regenerates them and fails on any difference, so
+a hand edit of a generated file cannot go unnoticed.
 
 Four fragments are made from a shipped weight file, for each module whose
 leaves evaluate patterns (PATTERNS: the midgame search's templates make one
@@ -271,9 +272,9 @@ def _group_code(name, squares):
     """Lines setting `name` to the base-3 number of `squares` (the first the least significant), each square
     1 for (pl, ph) and 2 for (ol, oh): each side's bits gathered into a nibble, whose base-3 value the edge
     half table gives (its entries below 16 are the base-3 values of their bits), four squares a read."""
+    value = "uint(halves[tl]) + 2 * uint(halves[th])"
     lines = []
     for at, nibble in enumerate(_nibbles(squares)):
-        value = "uint(halves[tl]) + 2 * uint(halves[th])"
         lines += ["tl = %s" % _gather("pl", "ph", nibble), "th = %s" % _gather("ol", "oh", nibble),
                   ("%s = %s" % (name, value)) if at == 0 else
                   ("%s += (%s) * %d" % (name, value, 3 ** (_HALF_SQUARES * at)))]
