@@ -281,7 +281,8 @@ def test_analyse_help_says_what_nodes_means():
     done = othello("analyse", "--help")
     text = " ".join(done.stdout.split())
     top = LEVELS[-1]
-    assert "--nodes N the midgame search's node budget instead of the level's (level 8: %d)" % top.nodes in text
+    assert ("--nodes N the midgame search's node budget instead of the level's (level 8: %d in the late midgame to "
+            "%d in the opening" % (top.nodes, top.midgame_nodes(60))) in text
     assert "--solver-nodes N the exact solver's node budget" in text
 
 

@@ -89,3 +89,27 @@ def test_solver_tree_refuses_bad_values_with_its_usage(values, problem):
     with pytest.raises(micropython_runner.MicroPythonError) as failure:
         run_solver_tree(values)
     assert "exited with 2" in str(failure.value) and problem in str(failure.value) and "usage:" in str(failure.value)
+
+
+def test_device_game_plays_anti_othello_on_8x8():
+    from othello.board import Board
+    from othello.variant import Variant
+
+    def game(anti):
+        lines = [line.split() for line in micropython_runner.run_unix(bench.workload_code("game", ANTI=anti)).splitlines()]
+        return [line[2] for line in lines if line[0] == "move"], lines
+
+    moves, lines = game(True)
+    board = Board(Variant(anti=True))
+    for move in moves:
+        board.pass_turn() if move == "pass" else board.play(move)  # each move legal in turn
+    black, white = lines[-1][1:3]
+    assert board.is_game_over() and (board.count(0), board.count(1)) == (int(black), int(white))
+    assert ["viper_solver", "True"] in lines
+    assert moves != game(False)[0]  # Othello's game is another: the levels play each variant's own weights
+
+
+def test_device_game_refuses_anti_othello_beside_6x6(capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["game", "--size", "6", "--anti", "--port", "unix"])
+    assert "--anti is for the 8x8 board" in capsys.readouterr().err

@@ -301,6 +301,25 @@ def test_levels_are_described_and_budgets_grow():
         assert level.number == number and level.name and level.describe().startswith("L%d " % number)
 
 
+def test_the_midgame_budget_grows_where_the_pico_searches_faster():
+    """Early moves cost the Pico fewer cycles a node than the late midgame's: their budgets are bigger, so
+    every move's budget ends it at about the same share of the level's time."""
+    from player.levels import SOLVE_SHARE
+
+    for level in LEVELS[4:]:
+        budgets = [level.midgame_nodes(empties) for empties in range(level.exact + 1, 61)]
+        assert budgets == sorted(budgets) and budgets[0] == level.nodes
+        assert budgets[-1] >= level.nodes * 4 // 3
+        # after a solve that did not finish the search gets the rest of the budget
+        assert level.midgame_nodes(level.exact) == level.nodes * (100 - SOLVE_SHARE) // 100
+        # the rates are the 8x8 board's: 6x6 and 10x10 searches keep the slowest one's budget
+        assert level.midgame_nodes(32, size=6) == level.midgame_nodes(96, size=10) == level.nodes
+    board = midgame_board(plies=12)
+    empties = 60 - 12
+    decision = think(board, 6, time_limit_ms=10**7, rng_seed=1)
+    assert decision.nodes == LEVELS[5].midgame_nodes(empties) > LEVELS[5].nodes
+
+
 def test_think_rejects_bad_levels_and_finished_games():
     board = Board()
     for bad in (0, len(LEVELS) + 1, "3", None):

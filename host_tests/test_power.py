@@ -191,10 +191,13 @@ def test_a_replay_log_carries_the_clock_of_each_move_and_the_budgets_follow_it(t
     position = "-" * 27 + "OX------XO" + "-" * 27 + " X"
     squares, side = position.split()
     log = tmp_path / "device.log"
-    fast_nodes, base_nodes = at_clock(LEVELS[7], 200).nodes, LEVELS[7].nodes
+    empties = position.count("-")
+    fast_nodes, base_nodes = at_clock(LEVELS[7], 200).midgame_nodes(empties), LEVELS[7].midgame_nodes(empties)
     log.write_text("move 8 0 0 %s %s 7 f5 8 %d 0 1102 0 0 200\nmove 8 0 1 %s %s 7 f5 8 %d 0 1500 0 0\n"
                    % (squares, side, fast_nodes, squares, side, base_nodes))
     fast, old = replay.read_log(log)
-    assert fast.mhz == 200 and fast.budgets().nodes == fast_nodes
+    assert fast.mhz == 200 and fast.empties == empties and fast.budgets().midgame_nodes(empties) == fast_nodes
     assert old.mhz == BASE_MHZ and old.budgets() is LEVELS[7]  # a log without the clock: 125 MHz
-    assert replay.how_decided(fast.budgets(), 8, fast_nodes, 0, False, False) == "search to budget"
+    assert replay.how_decided(fast.budgets(), empties, 8, fast_nodes, 0, False, False) == "search to budget"
+    # the 125 MHz budget at 200 MHz ended early: the deadline, not the budget
+    assert replay.how_decided(fast.budgets(), empties, 8, base_nodes, 0, False, False) == "search to deadline"

@@ -172,6 +172,39 @@ def test_replay_refuses_a_damaged_log(tmp_path, capsys):
     assert "no log" in capsys.readouterr().err
 
 
+def test_replay_rates_gives_the_midgame_speed_by_empties(tmp_path, capsys):
+    from player.levels import SEARCH_OVERHEAD_MS, SEARCH_RATES
+
+    def line(level, empties, nodes, solver_nodes, ms, book=0, mhz=125):
+        return "move %d 0 0 %s X 1 d3 8 %d %d %d 0 %d %d" % (level, "-" * empties + "X" * (64 - empties), nodes,
+                                                               solver_nodes, ms, book, mhz)
+
+    log = tmp_path / "device.log"
+    log.write_text("\n".join([
+        line(8, 50, 43000, 0, 1600), line(8, 50, 43000, 0, 1500),  # the slower of the two counts
+        line(8, 20, 60000, 0, 1200, mhz=200),  # at 200 MHz: 1,200 ms there are 1,920 ms of 125 MHz cycles
+        line(8, 50, 0, 0, 30, book=1), line(8, 14, 9000, 9000, 400), line(4, 30, 500, 0, 200),  # not counted
+    ]) + "\n")
+    assert replay.main(["rates", str(log)]) == 0
+    rows, bands = {}, {}
+    for text in capsys.readouterr().out.splitlines():
+        words = text.split()
+        if words and words[0].isdigit():
+            rows[int(words[0])] = words
+        elif words and words[0][0].isdigit():  # a band of SEARCH_RATES: "48-63"
+            bands[int(words[0].split("-")[0])] = words
+    slowest = 43000 * 1000 / (1600 - SEARCH_OVERHEAD_MS)
+    assert rows[50] == ["50", "2", "%.0f" % slowest, "64%"]  # 1,600 ms of level 8's 2,500
+    assert rows[20][:3] == ["20", "1", "%.0f" % (60000 * 1000 / (1920 - SEARCH_OVERHEAD_MS))]
+    assert set(rows) == {50, 20}
+    rate_from_48 = dict(SEARCH_RATES)[48]
+    assert bands[48] == ["48-63", "2", "%.0f" % slowest, "%.0f" % (slowest * 0.95), str(rate_from_48)]
+    assert len(bands) == 2
+    log.write_text(line(8, 50, 0, 0, 30, book=1) + "\n")
+    assert replay.main(["rates", str(log)]) == 2
+    assert "no midgame searches" in capsys.readouterr().err
+
+
 def test_the_device_script_logs_a_game_that_the_host_replays(tmp_path, capsys):
     from runners import micropython_runner
 

@@ -385,9 +385,7 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
             return finish(engine.board_square(square), float(score), False, empties, nodes)
         count = searcher.set_root(player, opponent)
 
-    budget = level.nodes if node_limit is None else node_limit
-    if empties <= level.exact and node_limit is None:
-        budget = budget * (100 - SOLVE_SHARE) // 100
+    budget = level.midgame_nodes(empties, board.size) if node_limit is None else node_limit
     noise = int(level.noise * DISC)
     engine.midgame_search()
     searcher.start(budget, deadline, now, should_stop)

@@ -4,9 +4,10 @@ Each level is a search budget and a style:
 
     name         short text for the menu
     time_ms      the device time budget per move (the hard deadline on the Pico)
-    nodes        midgame search nodes: the budget that makes a level repeatable;
-                 chosen so that the search uses about time_ms on the Pico
-                 (_DEVICE_SEARCH_NODES_PER_S, measured as docs/DEVICE_SPEED.md says)
+    nodes        midgame search nodes: the budget that makes a level repeatable,
+                 what the Pico searches in most of time_ms where it searches
+                 slowest, the late midgame (midgame_nodes: the budget at a
+                 count of empties; the rates are measured as docs/DEVICE_SPEED.md says)
     max_depth    deepest midgame iteration
     exact        solve exactly when this many empty squares or fewer remain ...
     solve_nodes  ... within this many viper solver nodes (else the midgame search
@@ -35,19 +36,21 @@ STYLE_PATTERN = "pattern"
 # The level budgets come from the Pico's measured speed (docs/DEVICE_SPEED.md, tools/device/bench.py
 # search and endgame, on the emulated Pico at 125 MHz):
 # - the midgame search: a move's time is a fixed part (the phase's tables read from flash, the root's
-#   move list, the table's reset) and a part per node. On the benchmark positions (plies 20-38) a move
-#   takes about 90 ms plus 1 s per 28,000 nodes (level 7: 19,350 nodes in 763 ms, level 8: 43,107 in
-#   1,631 ms), but the late midgame is slower (its deeper trees spend more of a node in the viper loop,
-#   about 3,100 cycles against 2,000; the machine code's part stays about 1,900): on the positions
-#   of a whole level 8 game the slowest, with 15 empty squares, searched 31,879 nodes in 1,532 ms, 1 s
-#   per 22,600 nodes after 120 ms; the rate here is 5% under that. In whole games a move may also swap
-#   the solver's code for the search's (an import of about 35 ms) and read the next phase's tables,
-#   hence 120 ms here. A level's budget is what that slowest rate searches in SEARCH_SHARE percent of
-#   its time, so the node budget, not the deadline, ends every search, with room for real Picos (up to
-#   9% slower than the emulation), and a host replay of the level plays the device's move;
-_SEARCH_OVERHEAD_MS = const(120)
-_DEVICE_SEARCH_NODES_PER_S = const(21500)
-SEARCH_SHARE = 85
+#   move list, the table's reset; in whole games also the swap of the solver's code for the search's, an
+#   import of about 35 ms: 120 ms in all) and a part per node, and a node costs more the fewer squares are
+#   empty (the late midgame's deeper trees spend more of a node in viper, less in the machine code). On
+#   the 621 searched moves of sixteen level-8 games (tools/device/replay.py play --levels 8 --games 16
+#   --mhz 125, then `replay.py rates` on its log) the slowest move after those 120 ms searched 30,551
+#   nodes/s at 48-54 empties, 27,901 at 40-47, 26,858 at 26-39, 25,062 at 20-25, 22,664 at 18-19 and
+#   21,287 at 15-17. A level's budget at a count of empties is what that rate, counted 5% slower, searches
+#   in SEARCH_SHARE percent of its time: a typical move ends at about 80% of the time, the slowest measured
+#   at about 88%, so the node budget, not the deadline, ends every search, still on real Picos (up to 9%
+#   slower than the emulation), and a host replay of the level plays the device's move. The rates are the
+#   8x8 board's; 6x6 and 10x10 searches get the slowest;
+SEARCH_OVERHEAD_MS = const(120)
+SEARCH_RATES = ((48, 29000), (40, 26500), (26, 25500), (20, 23800), (18, 21500), (0, 20200))  # (from empties, nodes/s)
+_SLOWEST_RATE = SEARCH_RATES[-1][1]
+SEARCH_SHARE = 92
 # - the Pico solves endgames with the viper solver and its machine-code last empties
 #   (player/endgame_viper.py, endgame_thumb.py): 49,339 to 93,715 nodes per second on 14 empties from
 #   play, 55,313 to 90,546 on 16. A level's solve may take SOLVE_SHARE percent of its time: counted at
@@ -90,6 +93,20 @@ class Level:
         self.noise = noise
         self.book = book
 
+    def midgame_nodes(self, empties, size=8):
+        """The midgame search's node budget with `empties` empty squares on a board of `size`: more nodes
+        where the Pico searches faster (SEARCH_RATES), and the solve's share taken out where the level
+        solves first (an unfinished solve leaves the search the rest)."""
+        nodes = self.nodes
+        if size == 8:
+            for least, rate in SEARCH_RATES:
+                if empties >= least:
+                    nodes = nodes * rate // _SLOWEST_RATE
+                    break
+        if empties <= self.exact:
+            nodes = nodes * (100 - SOLVE_SHARE) // 100
+        return max(1, nodes)
+
     def describe(self):
         """e.g. 'L5 Strong 2s'."""
         seconds = self.time_ms / 1000
@@ -101,9 +118,9 @@ class Level:
 
 
 def search_nodes(time_ms):
-    """The midgame nodes the Pico's viper search does in SEARCH_SHARE percent of `time_ms` at its slowest
-    (see the rates above)."""
-    return (time_ms * SEARCH_SHARE // 100 - _SEARCH_OVERHEAD_MS) * _DEVICE_SEARCH_NODES_PER_S // 1000
+    """The midgame nodes the Pico's search does in SEARCH_SHARE percent of `time_ms` at its slowest rate (a
+    level's `nodes`; Level.midgame_nodes gives the budget at a count of empties)."""
+    return (time_ms * SEARCH_SHARE // 100 - SEARCH_OVERHEAD_MS) * _SLOWEST_RATE // 1000
 
 
 def _level(number, name, seconds, max_depth, exact, style, noise, book):

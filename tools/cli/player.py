@@ -91,8 +91,9 @@ def register(subparsers):
     analyse_parser.add_argument("--level", type=LEVEL, metavar="L", help="play as level L (1-%d; default %d): its "
                                 "evaluation, errors, book, solving point and budgets" % (len(LEVELS), len(LEVELS)))
     analyse_parser.add_argument("--nodes", type=COUNT, metavar="N", help="the midgame search's node budget instead "
-                                "of the level's (level %d: %d); the search gets all N, also after a solve that "
-                                "did not finish" % (TOP.number, TOP.nodes))
+                                "of the level's (level %d: %d in the late midgame to %d in the opening, where the "
+                                "Pico searches faster); the search gets all N, also after a solve that did not "
+                                "finish" % (TOP.number, TOP.nodes, TOP.midgame_nodes(60)))
     analyse_parser.add_argument("--solver-nodes", type=COUNT, metavar="N", help="the exact solver's node budget "
                                 "instead of the level's (level %d: %d)" % (TOP.number, TOP.solve_nodes))
     analyse_parser.add_argument("--time", type=seconds(), metavar="S", help="search for S seconds, without node "

@@ -8,7 +8,7 @@
                                            the viper fast paths, as a full heap refuses them)
     bench.py endgame                       the exact endgame: the player's solves, the solver alone,
                                            the top level's budget
-    bench.py game [--size 6]               a whole game of level 8 against itself (6x6: levels 5-8,
+    bench.py game [--size 6] [--anti]      a whole game of level 8 against itself (--anti: Anti-Othello; 6x6: levels 5-8,
                                            Othello and Anti-Othello)
     bench.py book [--book FILE]            the opening book: a lookup's time, its module's heap
     bench.py review                        the post-game review's time per position, how far it is exact
@@ -94,7 +94,9 @@ def endgame(args, parser):
 
 
 def game(args, parser):
-    return run_workload(args, workload_code("game", SIZE=args.size))
+    if args.anti and args.size != 8:
+        parser.error("--anti is for the 8x8 board: --size 6 plays both variants")
+    return run_workload(args, workload_code("game", SIZE=args.size, ANTI=args.anti))
 
 
 def book(args, parser):
@@ -138,8 +140,9 @@ def parser_of():
     sub.add_argument("--size", type=int, choices=(6, 8, 10), default=8, help="the board (6x6: also the solves)")
     sub.add_argument("--plain", action="store_true", help="the engine refused its viper search and solver")
     command("endgame", endgame, "the exact endgame: the player's solves, the solver alone, the top level")
-    command("game", game, "whole games of the computer against itself").add_argument(
-        "--size", type=int, choices=(6, 8), default=8, help="6: levels 5-8, Othello and Anti-Othello")
+    sub = command("game", game, "whole games of the computer against itself")
+    sub.add_argument("--size", type=int, choices=(6, 8), default=8, help="6: levels 5-8, Othello and Anti-Othello")
+    sub.add_argument("--anti", action="store_true", help="8x8 Anti-Othello (fewer discs wins)")
     command("book", book, "the opening book's lookup time and heap").add_argument(
         "--book", help="another book file, read in place of the shipped one (in /lib on the emulated Pico)")
     command("review", review, "the post-game review's time per position and how far it is exact")

@@ -3,6 +3,7 @@
 
     replay.py play --levels 1-7 --games 2 --log build/replay/l1-7.log   games on the emulated Pico (slow: see below)
     replay.py check build/replay/l1-7.log [more logs] [--json]         replay every recorded move on the host
+    replay.py rates build/replay/l8.log [more logs]                   the midgame search's speed by empties
 
 `play` runs tools/device/workloads/replay.py on the emulated Pico (tools/device/pico_emulator.py, the `make flash` build):
 each level plays itself from the first GAMES balanced openings of tools/match/match_openings.txt (seeded, so a
@@ -16,6 +17,12 @@ as `othello match` and `othello analyse` play; or the unix port's viper code wit
 every logged position and reports per level: moves, moves equal, the worst device time against the
 level's time, and each move that differs with what ended the device's search (its node budget, its
 depth limit or its deadline) and the host's.
+
+`rates` reads the logs alone: for each count of empty squares, the slowest midgame search of levels 5-8
+in nodes a second at 125 MHz after a move's fixed part, and the worst share of its level's time it
+took; then each band of player/levels.py's SEARCH_RATES against the slowest move measured in it (the
+levels' budgets count that rate 5% slower). The figures in levels.py come from
+`replay.py play --levels 8 --games 16 --mhz 125` and `rates` on its log.
 """
 
 import argparse
@@ -32,7 +39,7 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
 from cli.values import whole_number  # noqa: E402
 from player.engine import SOLVE_SHARE  # noqa: E402
 from runners.player_process import PlayerProcess, WorkerError  # noqa: E402
-from player.levels import BASE_MHZ, LEVELS, at_clock  # noqa: E402
+from player.levels import BASE_MHZ, LEVELS, SEARCH_OVERHEAD_MS, SEARCH_RATES, at_clock  # noqa: E402
 
 DEVICE_SCRIPT = TOOLS / "device" / "workloads" / "replay.py"
 OPENINGS_FILE = TOOLS / "match" / "match_openings.txt"
@@ -154,9 +161,10 @@ def read_log(path):
     return moves
 
 
-def how_decided(level, depth, nodes, solver_nodes, exact, book):
-    """What chose a move: book, forced, solved, proven (win/draw, margin unknown) or the midgame search and
-    what ended it (budget, depth, or deadline: neither), with the solve that did not finish first if any."""
+def how_decided(level, empties, depth, nodes, solver_nodes, exact, book):
+    """What chose a move with `empties` empty squares: book, forced, solved, proven (win/draw, margin
+    unknown) or the midgame search and what ended it (budget, depth, or deadline: neither), with the solve
+    that did not finish first if any."""
     if book:
         return "book"
     if nodes == 0:
@@ -166,8 +174,7 @@ def how_decided(level, depth, nodes, solver_nodes, exact, book):
     if solver_nodes == nodes:
         return "proven"
     midgame = nodes - solver_nodes
-    budget = level.nodes * (100 - SOLVE_SHARE) // 100 if solver_nodes else level.nodes
-    if midgame >= budget:
+    if midgame >= level.midgame_nodes(empties):
         ended = "budget"
     elif depth >= level.max_depth or exact:
         ended = "depth"
@@ -226,14 +233,20 @@ def why_different(move, device_how, host_how, host):
     return "the same budgets searched differently (device %s, host %s)" % (device_how, host_how)
 
 
-def check(args):
+def read_logs(paths):
+    """The moves of all the logs, in order; a missing log or one without moves is an error."""
     moves = []
-    for path in args.logs:
+    for path in paths:
         if not Path(path).exists():
             raise ReplayError("no log %s: make one with tools/device/replay.py play" % path)
         moves += read_log(path)
     if not moves:
-        raise ReplayError("no moves in %s" % ", ".join(args.logs))
+        raise ReplayError("no moves in %s" % ", ".join(paths))
+    return moves
+
+
+def check(args):
+    moves = read_logs(args.logs)
     worker = PlayerProcess(interpreter=args.interpreter)
     rows = {}
     try:
@@ -243,8 +256,9 @@ def check(args):
                 host = worker.think(move.position, move.seed, move.level)
             else:  # the level's budgets at the device's clock
                 host = worker.think(move.position, move.seed, move.level, level.nodes, level.solve_nodes)
-            device_how = how_decided(level, move.depth, move.nodes, move.solver_nodes, move.exact, move.book)
-            host_how = how_decided(level, host[1], host[2], host[3], host[4], host[5])
+            device_how = how_decided(level, move.empties, move.depth, move.nodes, move.solver_nodes, move.exact,
+                                     move.book)
+            host_how = how_decided(level, move.empties, host[1], host[2], host[3], host[4], host[5])
             row = rows.setdefault(move.level, {"level": move.level, "time_ms": level.time_ms, "moves": 0,
                                                "equal": 0, "searched": 0, "worst_ms": 0, "worst_at": None,
                                                "over_time_plus_50": 0, "device_ended_by_deadline": 0,
@@ -296,6 +310,43 @@ def check(args):
     return 0
 
 
+def rates(args):
+    """The midgame search's speed on the device by empty squares, from the logged moves that the midgame
+    search alone decided: the Pico's rate at BASE_MHZ after the move's fixed part, as player.levels counts
+    it, and each band of SEARCH_RATES against the slowest move measured in it."""
+    by_empties = {}
+    for move in read_logs(args.logs):
+        level = move.budgets()
+        if move.book or move.solver_nodes or move.nodes == 0 or move.level < 5:
+            continue  # the book, a forced move, a solve, or a level that searches a depth, not a budget
+        base_ms = move.ms * move.mhz / BASE_MHZ - SEARCH_OVERHEAD_MS
+        if base_ms <= 0:
+            continue
+        rate = move.nodes * 1000 / base_ms
+        row = by_empties.setdefault(move.empties, [0, rate, 0.0])
+        row[0] += 1
+        row[1] = min(row[1], rate)
+        row[2] = max(row[2], move.ms / level.time_ms)
+    if not by_empties:
+        raise ReplayError("no midgame searches of levels 5-%d in %s" % (len(LEVELS), ", ".join(args.logs)))
+    print("the midgame search at %d MHz, after %d ms a move, from %s" % (BASE_MHZ, SEARCH_OVERHEAD_MS,
+                                                                       ", ".join(args.logs)))
+    print("empties  moves  slowest nodes/s  worst share of the time")
+    for empties in sorted(by_empties, reverse=True):
+        count, slowest, share = by_empties[empties]
+        print("%7d  %5d  %15.0f  %22.0f%%" % (empties, count, slowest, 100 * share))
+    print("band (empties)  moves  slowest nodes/s  5% under  levels.py")
+    upper = 64
+    for least, rate in SEARCH_RATES:
+        band = [by_empties[empties] for empties in by_empties if least <= empties < upper]
+        if band:
+            slowest = min(row[1] for row in band)
+            print("%6d-%-7d  %5d  %15.0f  %8.0f  %9d" % (least, upper - 1, sum(row[0] for row in band), slowest,
+                                                       slowest * 0.95, rate))
+        upper = least
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -318,6 +369,9 @@ def main(argv=None):
                               "unix port (the device's viper code)")
     check_parser.add_argument("--json", action="store_true", help="one JSON object instead of text")
     check_parser.set_defaults(func=check)
+    rates_parser = commands.add_parser("rates", help="the midgame search's speed by empty squares in the logs")
+    rates_parser.add_argument("logs", nargs="+", metavar="LOG")
+    rates_parser.set_defaults(func=rates)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

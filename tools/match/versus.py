@@ -11,8 +11,9 @@ code as the Pico runs it (the viper kernel, search and solver where that firmwar
 stood for by node budgets, so a match replays the same games on any machine.
 
 - The midgame search: this tree's level searches its own node budget (--nodes, default: the level's in
-  firmware/player/levels.py); the revision's level gets --rev-nodes, the nodes it reached in its time on
-  the device. d2c6081's top level reached about 2,300 of its 3,500-node budget in its 2.5 s on the
+  firmware/player/levels.py, its budget where the Pico searches slowest; either grows with the empty
+  squares as on the device, Level.midgame_nodes); the revision's level gets --rev-nodes, the nodes it
+  reached in its time on the device (as that revision's own engine uses a budget). d2c6081's top level reached about 2,300 of its 3,500-node budget in its 2.5 s on the
   emulated Pico (716-990 nodes/s measured, the deadline ending every search at 65-80% of the budget:
   docs/DEVICE_SPEED.md), hence the default.
 - The endgame: each side solves from its level's empties as its own firmware does. This tree's solver
@@ -288,15 +289,17 @@ def main(argv=None):
                         % MAX_GAMES)
     parser.add_argument("--level", type=LEVEL, default=len(LEVELS), metavar="L",
                         help="this tree's level (default %d)" % len(LEVELS))
-    parser.add_argument("--nodes", type=COUNT, metavar="N", help="this tree's midgame node budget "
-                        "(default: its level's, %d at level %d)" % (LEVELS[-1].nodes, len(LEVELS)))
+    parser.add_argument("--nodes", type=COUNT, metavar="N", help="this tree's midgame node budget where "
+                        "the Pico searches slowest, grown with the empties as the level's is (default: its "
+                        "level's, %d at level %d)" % (LEVELS[-1].nodes, len(LEVELS)))
     parser.add_argument("--solver-nodes", type=whole_number(0), metavar="N", help="this tree's solver nodes a move "
                         "(default: its level's, %d at level %d; 0: the level's own)" % (LEVELS[-1].solve_nodes,
                                                                                      len(LEVELS)))
     parser.add_argument("--rev-level", type=LEVEL, metavar="L", help="the revision's level (default: --level)")
     parser.add_argument("--rev-nodes", type=COUNT, default=REV_TOP_LEVEL_NODES, metavar="N",
                         help="the revision's midgame node budget (default %d: what d2c6081's top level reached "
-                        "on the Pico)" % REV_TOP_LEVEL_NODES)
+                        "on the Pico; a revision whose budgets grow with the empties, as this tree's, takes it as "
+                        "its budget where the Pico searches slowest)" % REV_TOP_LEVEL_NODES)
     parser.add_argument("--rev-solver-nodes", type=whole_number(0), metavar="N", help="the revision's solver nodes a "
                         "move (default: its level's solve time at %d nodes/s, that solver's rate on the Pico; 0: no "
                         "cap)" % REV_SOLVER_NODES_PER_S)

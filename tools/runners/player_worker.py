@@ -13,8 +13,9 @@ One request a line on stdin, one answer a line on stdout:
 
 `anti` plays Anti-Othello (the standard start's rules otherwise). The move is searched as the level searches on
 the device, without a deadline: the level's own node
-budgets unless replaced. A midgame budget replaces the level's as a device budget does (after a solve
-that does not finish the search gets 30% of it). A solver budget replaces the level's solve_nodes. A
+budgets unless replaced. A midgame budget replaces the level's `nodes` as a device budget does (in this
+tree it grows with the empty squares, Level.midgame_nodes; after a solve that does not finish the search
+gets 30% of it). A solver budget replaces the level's solve_nodes. A
 firmware whose engine gives its solvers their budgets itself (this tree: the viper solver stops at it
 exactly, the plain solver on CPython gets PLAIN_SOLVE_PERCENT of it) needs nothing more. Older ones, such
 as d2c6081, hold the viper solver in `engine.fast_solver` from the start and limit it on the device by

@@ -6,8 +6,9 @@ rerun plays the same game. Prints `move <ply> <move> <depth> <nodes> <ms> <exact
 collection>` per move and at the end `viper_solver True|False` (whether the last solves had the viper
 solver) and `game_over <black> <white> worst_ms <ms> lowest_free <bytes>`.
 
-With the setting SIZE = 6 (prepended as a global by `bench.py game --size 6`): whole 6x6 games, levels 5
-to 8, Othello and Anti-Othello, those lines for each (a `game <variant> level <n>` line first).
+With the setting ANTI = True (`bench.py game --anti`) the game is 8x8 Anti-Othello. With SIZE = 6
+(prepended as a global by `bench.py game --size 6`): whole 6x6 games, levels 5 to 8, Othello and
+Anti-Othello, those lines for each (a `game <variant> level <n>` line first).
 """
 
 import gc
@@ -19,6 +20,7 @@ import player
 import player.engine
 
 SIZE = globals().get("SIZE", 8)
+ANTI = globals().get("ANTI", False)
 LEVEL = 8
 
 
@@ -57,4 +59,4 @@ if SIZE == 6:
             print("game", variant.describe(), "level", level)
             main(variant, level)
 else:
-    main()
+    main(Variant(anti=ANTI))

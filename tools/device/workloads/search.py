@@ -74,8 +74,9 @@ def searches(variant, plies):
     for level in LEVELS[FIRST_LEVEL - 1:]:
         worst = 0
         for ply in plies:
-            decision = player.think(board_at(game, ply, variant), level.number, rng_seed=1)
-            ended = "budget" if decision.nodes >= level.nodes else "deadline"
+            board = board_at(game, ply, variant)
+            decision = player.think(board, level.number, rng_seed=1)
+            ended = "budget" if decision.nodes >= level.midgame_nodes(board.empties(), board.size) else "deadline"
             print("level", level.number, ply, decision.nodes, decision.elapsed_ms, decision.depth, ended)
             worst = max(worst, decision.elapsed_ms)
         print("level_max_ms", level.number, worst, level.time_ms)
