@@ -40,16 +40,17 @@ STYLE_PATTERN = "pattern"
 #   import of about 35 ms: 120 ms in all) and a part per node, and a node costs more the fewer squares are
 #   empty (the late midgame's deeper trees spend more of a node in viper, less in the machine code). On
 #   the 621 searched moves of sixteen level-8 games (tools/device/replay.py play --levels 8 --games 16
-#   --mhz 125, then `replay.py rates` on its log) the slowest move after those 120 ms searched 30,551
-#   nodes/s at 48-54 empties, 27,901 at 40-47, 26,858 at 26-39, 25,062 at 20-25, 22,664 at 18-19 and
-#   21,287 at 15-17. A level's budget at a count of empties is what that rate, counted 5% slower, searches
-#   in SEARCH_SHARE percent of its time: a typical move ends at about 80% of the time, the slowest measured
-#   at about 88%, so the node budget, not the deadline, ends every search, still on real Picos (up to 9%
-#   slower than the emulation), and a host replay of the level plays the device's move. The rates are the
-#   8x8 board's; 6x6 and 10x10 searches get the slowest;
-SEARCH_OVERHEAD_MS = const(120)
-SEARCH_RATES = ((48, 29000), (40, 26500), (26, 25500), (20, 23800), (18, 21500), (0, 20200))  # (from empties, nodes/s)
-_SLOWEST_RATE = SEARCH_RATES[-1][1]
+#   --mhz 125, then `replay.py rates` on its log) the slowest move after those 120 ms searched 29,473
+#   nodes/s at 48-54 empties, 27,721 at 40-47, 25,629 at 26-39, 24,132 at 20-25, 23,123 at 18-19 and
+#   21,865 at 15-17; the rates below are 0.5-7.6% under those. A level's budget at a count of empties is
+#   what its band's rate searches in SEARCH_SHARE percent of its time: over those games level 8's moves
+#   took 65-92% of its time, 81% at the median, so the node budget, not the deadline, ends every search
+#   on the emulated Pico (a real Pico 9% slower would reach the deadline on the slowest of them), and a
+#   host replay of the level plays the device's move. The rates are the 8x8 board's; 6x6 and 10x10
+#   searches get the slowest (the names are private: a name on the device costs heap);
+_SEARCH_OVERHEAD_MS = const(120)
+_SLOWEST_RATE = const(20200)  # nodes/s, 15-17 empties (and a search after an unfinished solve)
+_FASTER_RATES = const(((48, 29000), (40, 26500), (26, 25500), (20, 23800), (18, 21500)))  # (from empties, nodes/s)
 SEARCH_SHARE = 92
 # - the Pico solves endgames with the viper solver and its machine-code last empties
 #   (player/endgame_viper.py, endgame_thumb.py): 49,339 to 93,715 nodes per second on 14 empties from
@@ -95,11 +96,11 @@ class Level:
 
     def midgame_nodes(self, empties, size=8):
         """The midgame search's node budget with `empties` empty squares on a board of `size`: more nodes
-        where the Pico searches faster (SEARCH_RATES), and the solve's share taken out where the level
+        where the Pico searches faster (_FASTER_RATES), and the solve's share taken out where the level
         solves first (an unfinished solve leaves the search the rest)."""
         nodes = self.nodes
         if size == 8:
-            for least, rate in SEARCH_RATES:
+            for least, rate in _FASTER_RATES:
                 if empties >= least:
                     nodes = nodes * rate // _SLOWEST_RATE
                     break
@@ -120,7 +121,7 @@ class Level:
 def search_nodes(time_ms):
     """The midgame nodes the Pico's search does in SEARCH_SHARE percent of `time_ms` at its slowest rate (a
     level's `nodes`; Level.midgame_nodes gives the budget at a count of empties)."""
-    return (time_ms * SEARCH_SHARE // 100 - SEARCH_OVERHEAD_MS) * _SLOWEST_RATE // 1000
+    return (time_ms * SEARCH_SHARE // 100 - _SEARCH_OVERHEAD_MS) * _SLOWEST_RATE // 1000
 
 
 def _level(number, name, seconds, max_depth, exact, style, noise, book):

@@ -20,8 +20,8 @@ depth limit or its deadline) and the host's.
 
 `rates` reads the logs alone: for each count of empty squares, the slowest midgame search of levels 5-8
 in nodes a second at 125 MHz after a move's fixed part, and the worst share of its level's time it
-took; then each band of player/levels.py's SEARCH_RATES against the slowest move measured in it (the
-levels' budgets count that rate 5% slower). The figures in levels.py come from
+took; then each band of player/levels.py's rates against the slowest move measured in it, and that
+rate 5% slower for comparison. The figures in levels.py come from
 `replay.py play --levels 8 --games 16 --mhz 125` and `rates` on its log.
 """
 
@@ -39,7 +39,9 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
 from cli.values import whole_number  # noqa: E402
 from player.engine import SOLVE_SHARE  # noqa: E402
 from runners.player_process import PlayerProcess, WorkerError  # noqa: E402
-from player.levels import BASE_MHZ, LEVELS, SEARCH_OVERHEAD_MS, SEARCH_RATES, at_clock  # noqa: E402
+from player.levels import BASE_MHZ, LEVELS, at_clock  # noqa: E402
+# private: a name on the device costs heap
+from player.levels import _FASTER_RATES, _SEARCH_OVERHEAD_MS as SEARCH_OVERHEAD_MS, _SLOWEST_RATE  # noqa: E402
 
 DEVICE_SCRIPT = TOOLS / "device" / "workloads" / "replay.py"
 OPENINGS_FILE = TOOLS / "match" / "match_openings.txt"
@@ -313,7 +315,7 @@ def check(args):
 def rates(args):
     """The midgame search's speed on the device by empty squares, from the logged moves that the midgame
     search alone decided: the Pico's rate at BASE_MHZ after the move's fixed part, as player.levels counts
-    it, and each band of SEARCH_RATES against the slowest move measured in it."""
+    it, and each band of the levels' rates against the slowest move measured in it."""
     by_empties = {}
     for move in read_logs(args.logs):
         level = move.budgets()
@@ -337,7 +339,7 @@ def rates(args):
         print("%7d  %5d  %15.0f  %22.0f%%" % (empties, count, slowest, 100 * share))
     print("band (empties)  moves  slowest nodes/s  5% under  levels.py")
     upper = 64
-    for least, rate in SEARCH_RATES:
+    for least, rate in _FASTER_RATES + ((0, _SLOWEST_RATE),):
         band = [by_empties[empties] for empties in by_empties if least <= empties < upper]
         if band:
             slowest = min(row[1] for row in band)
