@@ -33,8 +33,8 @@ STYLE_GREEDY = "greedy"
 STYLE_POSITIONAL = "positional"
 STYLE_PATTERN = "pattern"
 
-# The level budgets come from the Pico's measured speed (docs/DEVICE_SPEED.md, tools/device/bench.py
-# search and endgame, on the emulated Pico at 125 MHz):
+# The level budgets come from the Pico's measured speed (docs/DEVICE_SPEED.md: tools/device/replay.py rates
+# and tools/device/bench.py endgame, on the emulated Pico at 125 MHz):
 # - the midgame search: a move's time is a fixed part (the phase's tables read from flash, the root's
 #   move list, the table's reset; in whole games also the swap of the solver's code for the search's, an
 #   import of about 35 ms: 120 ms in all) and a part per node, and a node costs more the fewer squares are

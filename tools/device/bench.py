@@ -8,8 +8,8 @@
                                            the viper fast paths, as a full heap refuses them)
     bench.py endgame                       the exact endgame: the player's solves, the solver alone,
                                            the top level's budget
-    bench.py game [--size 6] [--anti]      a whole game of level 8 against itself (--anti: Anti-Othello; 6x6: levels 5-8,
-                                           Othello and Anti-Othello)
+    bench.py game [--size 6] [--anti]      a whole game of level 8 against itself (--anti: 8x8
+                                           Anti-Othello; 6x6: levels 5-8, Othello and Anti-Othello)
     bench.py book [--book FILE]            the opening book: a lookup's time, its module's heap
     bench.py review                        the post-game review's time per position, how far it is exact
     bench.py solver-heap                   the heap the viper solver takes as the player holds it

@@ -11,11 +11,11 @@ code as the Pico runs it (the viper kernel, search and solver where that firmwar
 stood for by node budgets, so a match replays the same games on any machine.
 
 - The midgame search: this tree's level searches its own node budget (--nodes, default: the level's in
-  firmware/player/levels.py, its budget where the Pico searches slowest; either grows with the empty
-  squares as on the device, Level.midgame_nodes); the revision's level gets --rev-nodes, the nodes it
-  reached in its time on the device (as that revision's own engine uses a budget). d2c6081's top level reached about 2,300 of its 3,500-node budget in its 2.5 s on the
-  emulated Pico (716-990 nodes/s measured, the deadline ending every search at 65-80% of the budget:
-  docs/DEVICE_SPEED.md), hence the default.
+  firmware/player/levels.py, its budget where the Pico searches slowest; either grows with the empty squares
+  as on the device, Level.midgame_nodes); the revision's level gets --rev-nodes, the nodes it reached in its
+  time on the device (as that revision's own engine uses a budget). d2c6081's top level reached about 2,300 of
+  its 3,500-node budget in its 2.5 s on the emulated Pico (716-990 nodes/s measured, the deadline ending every
+  search at 65-80% of the budget: docs/DEVICE_SPEED.md), hence the default.
 - The endgame: each side solves from its level's empties as its own firmware does. This tree's solver
   has its level's own node budget (solve_nodes in firmware/player/levels.py: level 8, 73,500 viper solver
   nodes, which fit in 70% of its time on the Pico; the plain solver on CPython gets PLAIN_SOLVE_PERCENT of

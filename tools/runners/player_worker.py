@@ -11,17 +11,16 @@ One request a line on stdin, one answer a line on stdout:
     -> decision <move> <depth> <nodes> <solver nodes> <exact 0|1> <book 0|1> <score>
     -> error <text>            (the request was bad; the worker goes on)
 
-`anti` plays Anti-Othello (the standard start's rules otherwise). The move is searched as the level searches on
-the device, without a deadline: the level's own node
-budgets unless replaced. A midgame budget replaces the level's `nodes` as a device budget does (in this
-tree it grows with the empty squares, Level.midgame_nodes; after a solve that does not finish the search
-gets 30% of it). A solver budget replaces the level's solve_nodes. A
-firmware whose engine gives its solvers their budgets itself (this tree: the viper solver stops at it
-exactly, the plain solver on CPython gets PLAIN_SOLVE_PERCENT of it) needs nothing more. Older ones, such
-as d2c6081, hold the viper solver in `engine.fast_solver` from the start and limit it on the device by
-the deadline alone: there BudgetedSolver stands for that deadline, and the viper solver may search that
-many nodes in all for the move (its win/loss/draw and margin solves together); their plain solver
-(CPython) takes solve_nodes as its budget. End of input ends the worker.
+`anti` plays Anti-Othello (the standard start's rules otherwise). The move is searched as the level searches
+on the device, without a deadline: the level's own node budgets unless replaced. A midgame budget replaces the
+level's `nodes` as a device budget does (in this tree it grows with the empty squares, Level.midgame_nodes;
+after a solve that does not finish the search gets 30% of it). A solver budget replaces the level's
+solve_nodes. A firmware whose engine gives its solvers their budgets itself (this tree: the viper solver stops
+at it exactly, the plain solver on CPython gets PLAIN_SOLVE_PERCENT of it) needs nothing more. Older ones,
+such as d2c6081, hold the viper solver in `engine.fast_solver` from the start and limit it on the device by
+the deadline alone: there BudgetedSolver stands for that deadline, and the viper solver may search that many
+nodes in all for the move (its win/loss/draw and margin solves together); their plain solver (CPython) takes
+solve_nodes as its budget. End of input ends the worker.
 """
 
 import sys
