@@ -198,7 +198,8 @@ def test_replay_rates_gives_the_midgame_speed_by_empties(tmp_path, capsys):
     assert rows[20][:3] == ["20", "1", "%.0f" % (60000 * 1000 / (1920 - SEARCH_OVERHEAD_MS))]
     assert set(rows) == {50, 20}
     rate_from_48 = dict(_FASTER_RATES)[48]
-    assert bands[48] == ["48-63", "2", "%.0f" % slowest, "%.0f" % (slowest * 0.95), str(rate_from_48)]
+    under_by = "%.1f%%" % (100 - 100 * rate_from_48 / slowest)
+    assert bands[48] == ["48-63", "2", "%.0f" % slowest, str(rate_from_48), under_by]
     assert len(bands) == 2
     log.write_text(line(8, 50, 0, 0, 30, book=1) + "\n")
     assert replay.main(["rates", str(log)]) == 2
