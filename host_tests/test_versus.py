@@ -173,7 +173,7 @@ def test_replay_refuses_a_damaged_log(tmp_path, capsys):
 
 
 def test_replay_rates_gives_the_midgame_speed_by_empties(tmp_path, capsys):
-    from player.levels import _FASTER_RATES, _SEARCH_OVERHEAD_MS as SEARCH_OVERHEAD_MS  # private: a name on the device costs heap
+    from player.levels import _MIDGAME_RATES, _SEARCH_OVERHEAD_MS as SEARCH_OVERHEAD_MS  # private: a name on the device costs heap
 
     def line(level, empties, nodes, solver_nodes, ms, book=0, mhz=125):
         return "move %d 0 0 %s X 1 d3 8 %d %d %d 0 %d %d" % (level, "-" * empties + "X" * (64 - empties), nodes,
@@ -197,7 +197,7 @@ def test_replay_rates_gives_the_midgame_speed_by_empties(tmp_path, capsys):
     assert rows[50] == ["50", "2", "%.0f" % slowest, "64%"]  # 1,600 ms of level 8's 2,500
     assert rows[20][:3] == ["20", "1", "%.0f" % (60000 * 1000 / (1920 - SEARCH_OVERHEAD_MS))]
     assert set(rows) == {50, 20}
-    rate_from_48 = dict(_FASTER_RATES)[48]
+    rate_from_48 = dict(_MIDGAME_RATES)[48]
     under_by = "%.1f%%" % (100 - 100 * rate_from_48 / slowest)
     assert bands[48] == ["48-63", "2", "%.0f" % slowest, str(rate_from_48), under_by]
     assert len(bands) == 2

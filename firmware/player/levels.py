@@ -51,7 +51,8 @@ STYLE_PATTERN = "pattern"
 #   device costs heap);
 _SEARCH_OVERHEAD_MS = const(120)
 _SLOWEST_RATE = const(20200)  # nodes/s, 15-17 empties (and a search after an unfinished solve)
-_FASTER_RATES = const(((48, 28000), (40, 26300), (26, 24300), (20, 22900), (18, 21500)))  # (from empties, nodes/s)
+# (from empties, nodes/s), the first band the empties reach:
+_MIDGAME_RATES = const(((48, 28000), (40, 26300), (26, 24300), (20, 22900), (18, 21500), (0, _SLOWEST_RATE)))
 SEARCH_SHARE = 92
 # - the Pico solves endgames with the viper solver and its machine-code last empties
 #   (player/endgame_viper.py, endgame_thumb.py): 49,339 to 93,715 nodes per second on 14 empties from
@@ -97,11 +98,11 @@ class Level:
 
     def midgame_nodes(self, empties, size=8):
         """The midgame search's node budget with `empties` empty squares on a board of `size`: more nodes
-        where the Pico searches faster (_FASTER_RATES), and the solve's share taken out where the level
+        where the Pico searches faster (_MIDGAME_RATES), and the solve's share taken out where the level
         solves first (an unfinished solve leaves the search the rest)."""
         nodes = self.nodes
         if size == 8:
-            for least, rate in _FASTER_RATES:
+            for least, rate in _MIDGAME_RATES:
                 if empties >= least:
                     nodes = nodes * rate // _SLOWEST_RATE
                     break

@@ -42,7 +42,7 @@ from player.engine import SOLVE_SHARE  # noqa: E402
 from runners.player_process import PlayerProcess, WorkerError  # noqa: E402
 from player.levels import BASE_MHZ, LEVELS, at_clock  # noqa: E402
 # private: a name on the device costs heap
-from player.levels import _FASTER_RATES, _SEARCH_OVERHEAD_MS as SEARCH_OVERHEAD_MS, _SLOWEST_RATE  # noqa: E402
+from player.levels import _MIDGAME_RATES, _SEARCH_OVERHEAD_MS as SEARCH_OVERHEAD_MS  # noqa: E402
 
 DEVICE_SCRIPT = TOOLS / "device" / "workloads" / "replay.py"
 OPENINGS_FILE = TOOLS / "match" / "match_openings.txt"
@@ -340,7 +340,7 @@ def rates(args):
         print("%7d  %5d  %15.0f  %22.0f%%" % (empties, count, slowest, 100 * share))
     print("band (empties)  moves  slowest nodes/s  levels.py  under by")
     upper = 64
-    for least, rate in _FASTER_RATES + ((0, _SLOWEST_RATE),):
+    for least, rate in _MIDGAME_RATES:
         band = [by_empties[empties] for empties in by_empties if least <= empties < upper]
         if band:
             slowest = min(row[1] for row in band)
