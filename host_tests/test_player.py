@@ -280,6 +280,28 @@ def test_the_engine_kernel_holds_every_line_the_levels_reach():
     assert searcher.iterate(40) == 3
 
 
+def test_probcut_answers_a_bound_where_a_shallow_search_lies_far_outside_the_window(monkeypatch):
+    # Multi-ProbCut: a node 4 or more plies deep first searches its own position shallower; 20 discs outside
+    # the window, that search's null window settles the node at the window's edge (fail-hard), with fewer nodes
+    board = midgame_board()
+
+    def root_score(alpha, beta, probcut=True):
+        monkeypatch.setattr(search, "_PROBCUT_DEPTH", 4 if probcut else 99)
+        searcher = Searcher(Kernel(board.geometry), TranspositionTable(12))
+        searcher.evaluator = PatternEvaluator(8)
+        searcher.set_root(board.player_discs(), board.opponent_discs())
+        searcher.start()
+        return searcher.search_root(6, alpha, beta), searcher.nodes
+
+    exact, _ = root_score(-INFINITY, INFINITY, probcut=False)
+    far = 20 * 16
+    for alpha, beta in ((exact - far - 1, exact - far), (exact + far, exact + far + 1)):
+        plain, plain_nodes = root_score(alpha, beta, probcut=False)
+        cut, cut_nodes = root_score(alpha, beta)
+        assert cut in (alpha, beta) and cut_nodes * 4 < plain_nodes
+        assert (plain >= beta) == (cut >= beta)  # a bound on the same side of the window
+
+
 def test_search_finds_a_forced_corner():
     # a1 is a corner that wins every disc on the board's edge and diagonal.
     board = Board.from_position("-OOOOOOXOO------O-O-----O--O----O---O---O----O--O-----O-X------X X")

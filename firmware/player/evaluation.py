@@ -251,7 +251,10 @@ class PatternEvaluator:
             self.loads += 1
         self.phase = phase
 
-    def evaluate(self, kernel, ply):
+    def evaluate(self, kernel, ply, table_empties=None):
+        """The position at `ply` for its side to move, in 1/DISC discs: its phase's scalar weights, and the
+        tables of the phase of `table_empties` empty squares (default: its own; a search holds one phase's
+        tables, those of its deepest leaves)."""
         f = self.features
         kernel.features(ply, f)
         empties = f[6]
@@ -263,16 +266,17 @@ class PatternEvaluator:
             + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (empties & 1) + w[at + 7]
         )
         if self.table_bytes:
+            table_phase = phase if table_empties is None else self.phase_of[table_empties]
             kernel.cells(ply, self.cells)
             if self.table is None:
                 # the buffer is let go for the solver's code (a forced move in the endgame): a few reads from
                 # the file instead of the 20 KB block; the module is loaded only then, its code off the heap before
                 from player.evaluation_unbuffered import pattern_sum_from_file
 
-                total = pattern_sum_from_file(self, phase)
+                total = pattern_sum_from_file(self, table_phase)
             else:
-                if phase != self.phase:
-                    self.use_phase(phase)
+                if table_phase != self.phase:
+                    self.use_phase(table_phase)
                 if viper_pattern_sum is None:
                     total = self.pattern_sum(self.cells)
                 else:
@@ -356,5 +360,5 @@ class SquareEvaluator:
         self.weights = weights
         self.scale = -scale if anti else scale
 
-    def evaluate(self, kernel, ply):
-        return kernel.square_sum(ply, self.weights) * self.scale
+    def evaluate(self, kernel, ply, table_empties=None):
+        return kernel.square_sum(ply, self.weights) * self.scale  # one table for every phase

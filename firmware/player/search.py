@@ -8,7 +8,8 @@ plain kernel wherever bitboards are small ints).
 
 - _pvs(ply, depth, alpha, beta): the midgame search, scores in evaluation
   units (1/16 disc, evaluation.DISC) from the side to move's view; a finished
-  game scores its exact result times DISC.
+  game scores its exact result times DISC. Multi-ProbCut (below) lets a
+  shallower search settle a node far outside its window.
 - _solve(ply, empties, alpha, beta): the exact endgame solver, scores in
   discs (the WOF disc difference, empty squares to the winner; negated for
   Anti-Othello, where the side with fewer discs wins). Fail-soft: a result
@@ -52,6 +53,16 @@ TABLE_DEPTH = 2  # the midgame search uses the table with at least this depth le
 ORDER_DEPTH = 3  # ... and orders moves by the opponent's mobility with this depth left
 _SOLVE_TABLE_EMPTIES = const(7)  # the solver uses the table with at least this many empties
 _SOLVE_ORDER_EMPTIES = const(6)  # ... and orders moves by the opponent's mobility from here
+
+# Multi-ProbCut (Buro): a node with _PROBCUT_DEPTH or more plies left first searches its own position
+# shallower, with a null window _PROBCUT_MARGIN above beta, then below alpha: a shallow score that far
+# outside the window predicts the deep one outside it too, and the node returns beta (alpha) at once. The
+# shallow depth keeps the deep one's parity (a search of odd depth scores the mover higher than one of even
+# depth). The names are private (a name on the device costs heap); search_viper's twins of them are checked
+# against these by host_tests/test_gen_viper.py.
+_PROBCUT_DEPTH = const(4)
+_PROBCUT_MARGIN = const(96)  # 6 discs
+_PROBCUT_CEILING = const(1024)  # 64 discs: no score lies beyond
 
 _BOUND_LOWER = const(1)
 _BOUND_UPPER = const(2)
@@ -164,6 +175,7 @@ class Searcher:
         self.outcome = None  # the solver's win (1) / draw (0) / loss (-1) once known, and its move
         self.outcome_square = NO_MOVE
         self.exact_result = False
+        self.leaf_empties = 0  # the midgame search's deepest leaves': their phase's tables judge every leaf
         self.fast = None  # a ViperMidgame (player.search_viper) that stands in for _pvs, where there is one
         self.start()
 
@@ -255,6 +267,7 @@ class Searcher:
         pending = self.pending_scores
         best = -INFINITY
         self.completed_moves = 0
+        self.leaf_empties = max(0, self.root_empties - depth)
         for i in range(self.root_count):
             k.play(0, moves[i])
             if i == 0:
@@ -351,7 +364,7 @@ class Searcher:
             self._checkpoint()
         k = self.kernel
         if depth <= 0:
-            return self.evaluator.evaluate(k, ply)
+            return self.evaluator.evaluate(k, ply, self.leaf_empties)
         table = self.table
         table_move = NO_MOVE
         if depth >= TABLE_DEPTH:
@@ -366,6 +379,19 @@ class Searcher:
                     if bound == _BOUND_EXACT or (bound == _BOUND_LOWER and score >= beta) or (
                             bound == _BOUND_UPPER and score <= alpha):
                         return score
+        if depth >= _PROBCUT_DEPTH:
+            shallow = 2 * (depth >> 2) + (depth & 1)
+            bound = beta + _PROBCUT_MARGIN
+            if bound <= _PROBCUT_CEILING and self._pvs(ply, shallow, bound - 1, bound) >= bound:
+                return beta
+            bound = alpha - _PROBCUT_MARGIN
+            if bound >= -_PROBCUT_CEILING and self._pvs(ply, shallow, bound, bound + 1) <= bound:
+                return alpha
+            # the shallow searches' best move leads the deep search's order
+            table_move = NO_MOVE
+            flags = table.flags[slot]
+            if flags & GENERATION_MASK == table.generation and table.locks[slot] == lock:
+                table_move = table.moves[slot]
         count = k.generate(ply)
         if count == 0:
             if k.opponent_mobility(ply) == 0:

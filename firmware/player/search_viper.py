@@ -13,7 +13,8 @@ board inside the 8x8 one (othello.geometry.Embedding: the player searches
     score = fast.pvs(searcher, ply, depth, alpha, beta)
 
 pvs() is player.search.Searcher._pvs (the reference) move for move: the same
-principal-variation search, the same transposition table (it reads and
+principal-variation search with the same Multi-ProbCut, the same
+transposition table (it reads and
 writes the Searcher's own arrays), the same move order (the table's move,
 then fewest opponent replies with ORDER_DEPTH left, then the square ranks,
 each sort stable), the same evaluation at the leaves (PatternEvaluator's
@@ -41,10 +42,12 @@ poll() looks at should_stop and the deadline at the nodes where
 Searcher._checkpoint does (every CHECK_EVERY nodes: a few milliseconds on
 the Pico). docs/DEVICE_SPEED.md tells what each choice was worth there.
 
-The evaluation's tables must be those of the leaves' phase: a leaf at
+The evaluation's tables are those of the deepest leaves' phase: a leaf at
 `depth` 0 below a node with E empty squares and `depth` left has exactly
 E - depth empty squares (a pass uses no depth and fills no square), so one
-call needs one phase's tables, which pvs() makes current first. The
+call needs one phase's tables, which pvs() makes current first; they judge
+the leaves of Multi-ProbCut's shallower searches too, whose scalar weights
+are of their own phase (Searcher.leaf_empties, PatternEvaluator.evaluate). The
 patterns are those of a shipped weight file, written out square by square
 (tools/codegen/gen_viper.py makes them from the file, in the 8x8 board's squares);
 an evaluator with other patterns is left to the plain search (handles()).
@@ -145,6 +148,8 @@ _ALL_MOVES = const(10)  # the words of the square-rank classes, then (_ALL_MOVES
 _STATE_PASSING = const(1)  # this node passes; its value is its child's
 _STATE_SCOUT = const(2)  # the child in search has a null window: a fail high inside (alpha, beta) searches it again
 _STATE_TABLE = const(4)  # the node stores its result in the transposition table
+_STATE_PROBE_HIGH = const(8)  # the child in search is the node's own position, shallower, above beta
+_STATE_PROBE_LOW = const(16)  # ... below alpha
 
 # Generated: the pattern section of firmware/player/eval8.bin (4 patterns, 14 images)
 _LAYOUT = b"\x00\x04\x04\x00\x01\x02\x03\x07\x06\x05\x0489:;?>=<\x00\x08\x10\x1880( \x07\x0f\x17\x1f?7/'\x03\x03\x04\x00\t\x12\x01\x02\n\x08\x10\x11\x07\x0e\x15\x06\x05\r\x0f\x17\x1681*9:20()?6->=57/.\x00\x04\x04\x08\t\n\x0b\x0f\x0e\r\x0c01237654\x01\t\x11\x1991)!\x06\x0e\x16\x1e>6.&\x00\x04\x02\x00\t\x12\x1b?6-$\x07\x0e\x15\x1c81*#"
@@ -158,6 +163,9 @@ _TABLE_DEPTH = const(2)  # player.search.TABLE_DEPTH
 _ORDER_DEPTH = const(3)  # player.search.ORDER_DEPTH
 _KIND_SOLVE = const(4)  # player.search.KIND_SOLVE
 _GENERATION_MASK = const(0xF8)  # player.search.GENERATION_MASK
+_PROBCUT_DEPTH = const(4)  # player.search._PROBCUT_DEPTH (private there: host_tests/test_gen_viper.py compares)
+_PROBCUT_MARGIN = const(96)  # player.search._PROBCUT_MARGIN
+_PROBCUT_CEILING = const(1024)  # player.search._PROBCUT_CEILING
 _TABLE_OFFSET = const(128)  # evaluation.TABLE_OFFSET
 _WEIGHT_SHIFT = const(4)  # evaluation.WEIGHT_SHIFT
 _DISC = const(16)  # evaluation.DISC
@@ -232,12 +240,12 @@ class ViperMidgame:
         evaluator = searcher.evaluator
         kernel = self.kernel
         cfg = self._cfg
-        leaf_empties = kernel.empties(ply) - depth
-        self._weights = evaluator.weights
         self._phase_of = evaluator.phase_of
+        self._weights = evaluator.weights
         cfg[_C_TABLES] = 0
-        if evaluator.table_bytes and leaf_empties >= 0:
-            evaluator.use_phase(evaluator.phase_of[leaf_empties])
+        if evaluator.table_bytes:
+            # the tables of the deepest leaves' phase (searcher.leaf_empties) judge every leaf
+            evaluator.use_phase(evaluator.phase_of[max(0, kernel.empties(ply) - depth)])
             self._tables = evaluator.table
             cfg[_C_TABLES] = 1
             cfg[_C_TABLE_SCALE] = 1 << evaluator.table_shift
@@ -348,11 +356,14 @@ def _search() -> int:
     value = 0
     while True:
         if enter:
-            # ----- a new node at `ply`: its value at once (returning), or its sorted move list
+            # ----- a new node at `ply`: its value at once (returning), or its sorted move list;
+            # enter is 2 where the node comes back after its shallow searches (counted, probed)
+            probe = 2 - enter
             enter = 0
             returning = 1
-            nodes += 1
-            if nodes >= next_poll:
+            if probe:
+                nodes += 1
+            if probe and nodes >= next_poll:
                 # Searcher._checkpoint's look at the node limit (next_poll never passes it),
                 # should_stop and the clock, at the same nodes
                 if nodes >= node_limit:
@@ -417,6 +428,27 @@ def _search() -> int:
                             value = score
                             continue
                 state = _STATE_TABLE
+            if probe and depth >= _PROBCUT_DEPTH:
+                # Multi-ProbCut (Searcher._pvs): the node's own position, shallower, with a null
+                # window above beta, else below alpha; the answers come back below (returning)
+                low = beta + _PROBCUT_MARGIN - 1
+                probe = _STATE_PROBE_HIGH
+                if low >= _PROBCUT_CEILING:
+                    low = alpha - _PROBCUT_MARGIN
+                    probe = _STATE_PROBE_LOW
+                if low >= 0 - _PROBCUT_CEILING:
+                    frame[fr + _F_STATE] = probe
+                    pos[at + 4] = pl
+                    pos[at + 5] = ph
+                    pos[at + 6] = ol
+                    pos[at + 7] = oh
+                    frame[fr + _FRAME_WORDS + _F_ALPHA] = low + _BIAS
+                    frame[fr + _FRAME_WORDS + _F_BETA] = low + 1 + _BIAS
+                    frame[fr + _FRAME_WORDS + _F_DEPTH] = 2 * (depth >> 2) + (depth & 1)
+                    ply += 1
+                    enter = 1
+                    returning = 0
+                    continue
             rl = ol & inner
             rh = oh & inner
             tl = rl & (pl << 1)
@@ -759,6 +791,34 @@ def _search() -> int:
                 continue  # a passing node's value is its child's
             alpha = int(frame[fr + _F_ALPHA]) - _BIAS
             beta = int(frame[fr + _F_BETA]) - _BIAS
+            if state & (_STATE_PROBE_HIGH | _STATE_PROBE_LOW):
+                value = 0 - value  # the shallow search's score, of the node's own position
+                if state == _STATE_PROBE_HIGH:
+                    if value >= beta + _PROBCUT_MARGIN:
+                        value = beta
+                        continue
+                    bound = alpha - _PROBCUT_MARGIN
+                    if bound >= 0 - _PROBCUT_CEILING:
+                        frame[fr + _F_STATE] = _STATE_PROBE_LOW
+                        at = ply << 2
+                        pos[at + 4] = pos[at]
+                        pos[at + 5] = pos[at + 1]
+                        pos[at + 6] = pos[at + 2]
+                        pos[at + 7] = pos[at + 3]
+                        frame[fr + _FRAME_WORDS + _F_ALPHA] = bound + _BIAS
+                        frame[fr + _FRAME_WORDS + _F_BETA] = bound + 1 + _BIAS
+                        depth = int(frame[fr + _F_DEPTH])
+                        frame[fr + _FRAME_WORDS + _F_DEPTH] = 2 * (depth >> 2) + (depth & 1)
+                        ply += 1
+                        enter = 1
+                        returning = 0
+                        continue
+                elif value <= alpha - _PROBCUT_MARGIN:
+                    value = alpha
+                    continue
+                enter = 2  # neither cut: the node's own search
+                returning = 0
+                continue
             if state & _STATE_SCOUT:
                 state ^= _STATE_SCOUT
                 frame[fr + _F_STATE] = state
