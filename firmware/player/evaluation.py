@@ -251,22 +251,22 @@ class PatternEvaluator:
             self.loads += 1
         self.phase = phase
 
-    def evaluate(self, kernel, ply, table_empties=None):
+    def evaluate(self, kernel, ply, empties=None):
         """The position at `ply` for its side to move, in 1/DISC discs: its phase's scalar weights, and the
-        tables of the phase of `table_empties` empty squares (default: its own; a search holds one phase's
-        tables, those of its deepest leaves)."""
+        tables of the phase of `empties` empty squares (default: its own; a search holds one phase's
+        tables, those of its deepest leaves). The argument's name is one the device has interned already."""
         f = self.features
         kernel.features(ply, f)
-        empties = f[6]
-        phase = self.phase_of[empties]
+        own_empties = f[6]
+        phase = self.phase_of[own_empties]
         w = self.weights
         at = phase * SCALARS
         score = (
             w[at] * f[0] + w[at + 1] * f[1] + w[at + 2] * f[2] + w[at + 3] * f[3]
-            + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (empties & 1) + w[at + 7]
+            + w[at + 4] * f[4] + w[at + 5] * f[5] + w[at + 6] * (own_empties & 1) + w[at + 7]
         )
         if self.table_bytes:
-            table_phase = phase if table_empties is None else self.phase_of[table_empties]
+            table_phase = phase if empties is None else self.phase_of[empties]
             kernel.cells(ply, self.cells)
             if self.table is None:
                 # the buffer is let go for the solver's code (a forced move in the endgame): a few reads from
@@ -360,5 +360,5 @@ class SquareEvaluator:
         self.weights = weights
         self.scale = -scale if anti else scale
 
-    def evaluate(self, kernel, ply, table_empties=None):
+    def evaluate(self, kernel, ply, empties=None):
         return kernel.square_sum(ply, self.weights) * self.scale  # one table for every phase

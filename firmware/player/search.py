@@ -175,7 +175,6 @@ class Searcher:
         self.outcome = None  # the solver's win (1) / draw (0) / loss (-1) once known, and its move
         self.outcome_square = NO_MOVE
         self.exact_result = False
-        self.leaf_empties = 0  # the midgame search's deepest leaves': their phase's tables judge every leaf
         self.fast = None  # a ViperMidgame (player.search_viper) that stands in for _pvs, where there is one
         self.start()
 
@@ -187,7 +186,7 @@ class Searcher:
         `deadline` is a tick value of `now` (a ticks_ms-like function).
         """
         self.nodes = 0
-        self.iteration_depth = 0  # the midgame iteration under way (for progress reports), 0 when solving
+        self.iteration_depth = 0  # the midgame depth under way (progress reports, the leaves' phase), 0 when solving
         self.node_limit = NO_LIMIT if node_limit is None else node_limit
         self.deadline = deadline
         self.now = ticks_ms if now is None else now
@@ -267,7 +266,8 @@ class Searcher:
         pending = self.pending_scores
         best = -INFINITY
         self.completed_moves = 0
-        self.leaf_empties = max(0, self.root_empties - depth)
+        if not exact:
+            self.iteration_depth = depth  # its deepest leaves' phase judges every leaf (_pvs)
         for i in range(self.root_count):
             k.play(0, moves[i])
             if i == 0:
@@ -336,7 +336,6 @@ class Searcher:
         # a pass does not use depth: a line of depth d may need the kernel's plies up to 2d
         max_depth = min(max_depth, self.kernel.max_ply // 2)
         for depth in range(1, max_depth + 1):
-            self.iteration_depth = depth
             try:
                 self.search_root(depth, -INFINITY, INFINITY, False, margin)
             except SearchStopped:
@@ -364,7 +363,8 @@ class Searcher:
             self._checkpoint()
         k = self.kernel
         if depth <= 0:
-            return self.evaluator.evaluate(k, ply, self.leaf_empties)
+            # the tables of the deepest leaves' phase judge every leaf, Multi-ProbCut's shallower ones too
+            return self.evaluator.evaluate(k, ply, max(0, self.root_empties - self.iteration_depth))
         table = self.table
         table_move = NO_MOVE
         if depth >= TABLE_DEPTH:

@@ -47,7 +47,7 @@ The evaluation's tables are those of the deepest leaves' phase: a leaf at
 E - depth empty squares (a pass uses no depth and fills no square), so one
 call needs one phase's tables, which pvs() makes current first; they judge
 the leaves of Multi-ProbCut's shallower searches too, whose scalar weights
-are of their own phase (Searcher.leaf_empties, PatternEvaluator.evaluate). The
+are of their own phase (Searcher._pvs, PatternEvaluator.evaluate). The
 patterns are those of a shipped weight file, written out square by square
 (tools/codegen/gen_viper.py makes them from the file, in the 8x8 board's squares);
 an evaluator with other patterns is left to the plain search (handles()).
@@ -244,7 +244,7 @@ class ViperMidgame:
         self._weights = evaluator.weights
         cfg[_C_TABLES] = 0
         if evaluator.table_bytes:
-            # the tables of the deepest leaves' phase (searcher.leaf_empties) judge every leaf
+            # the tables of the deepest leaves' phase judge every leaf (as in Searcher._pvs)
             evaluator.use_phase(evaluator.phase_of[max(0, kernel.empties(ply) - depth)])
             self._tables = evaluator.table
             cfg[_C_TABLES] = 1

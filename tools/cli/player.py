@@ -544,7 +544,7 @@ class MobilityEvaluator:
         self.squares = squares
         self.per_move = MOBILITY_POINTS * DISC // 4  # the square table's points are a quarter disc
 
-    def evaluate(self, kernel, ply, table_empties=None):
+    def evaluate(self, kernel, ply, empties=None):
         return self.squares.evaluate(kernel, ply) + self.per_move * (
             kernel.mobility(ply) - kernel.opponent_mobility(ply))
 
