@@ -356,14 +356,16 @@ def _search() -> int:
     value = 0
     while True:
         if enter:
-            # ----- a new node at `ply`: its value at once (returning), or its sorted move list;
-            # enter is 2 where the node comes back after its shallow searches (counted, probed)
-            probe = 2 - enter
+            # ----- a node at `ply`: its value at once (returning), or its sorted move list. enter is 1
+            # for a new node (counted, then its shallow search above beta), 3 where it comes back from
+            # that search (its shallow search below alpha next), 2 where it comes back from its
+            # shallow searches (its own search)
+            probe = enter
             enter = 0
             returning = 1
-            if probe:
+            if probe == 1:
                 nodes += 1
-            if probe and nodes >= next_poll:
+            if probe == 1 and nodes >= next_poll:
                 # Searcher._checkpoint's look at the node limit (next_poll never passes it),
                 # should_stop and the clock, at the same nodes
                 if nodes >= node_limit:
@@ -428,14 +430,15 @@ def _search() -> int:
                             value = score
                             continue
                 state = _STATE_TABLE
-            if probe and depth >= _PROBCUT_DEPTH:
+            if probe != 2 and depth >= _PROBCUT_DEPTH:
                 # Multi-ProbCut (Searcher._pvs): the node's own position, shallower, with a null
-                # window above beta, else below alpha; the answers come back below (returning)
+                # window above beta, then below alpha; the answers come back below (returning)
                 low = beta + _PROBCUT_MARGIN - 1
-                probe = _STATE_PROBE_HIGH
-                if low >= _PROBCUT_CEILING:
+                if probe == 3 or low >= _PROBCUT_CEILING:
                     low = alpha - _PROBCUT_MARGIN
                     probe = _STATE_PROBE_LOW
+                else:
+                    probe = _STATE_PROBE_HIGH
                 if low >= 0 - _PROBCUT_CEILING:
                     frame[fr + _F_STATE] = probe
                     pos[at + 4] = pl
@@ -797,26 +800,12 @@ def _search() -> int:
                     if value >= beta + _PROBCUT_MARGIN:
                         value = beta
                         continue
-                    bound = alpha - _PROBCUT_MARGIN
-                    if bound >= 0 - _PROBCUT_CEILING:
-                        frame[fr + _F_STATE] = _STATE_PROBE_LOW
-                        at = ply << 2
-                        pos[at + 4] = pos[at]
-                        pos[at + 5] = pos[at + 1]
-                        pos[at + 6] = pos[at + 2]
-                        pos[at + 7] = pos[at + 3]
-                        frame[fr + _FRAME_WORDS + _F_ALPHA] = bound + _BIAS
-                        frame[fr + _FRAME_WORDS + _F_BETA] = bound + 1 + _BIAS
-                        depth = int(frame[fr + _F_DEPTH])
-                        frame[fr + _FRAME_WORDS + _F_DEPTH] = 2 * (depth >> 2) + (depth & 1)
-                        ply += 1
-                        enter = 1
-                        returning = 0
-                        continue
+                    enter = 3  # back into the node, for its search below alpha
                 elif value <= alpha - _PROBCUT_MARGIN:
                     value = alpha
                     continue
-                enter = 2  # neither cut: the node's own search
+                else:
+                    enter = 2  # neither cut: the node's own search
                 returning = 0
                 continue
             if state & _STATE_SCOUT:
