@@ -39,20 +39,18 @@ STYLE_PATTERN = "pattern"
 #   move list, the table's reset; in whole games also the swap of the solver's code for the search's, an
 #   import of about 35 ms: 120 ms in all) and a part per node, and a node costs more the fewer squares are
 #   empty (the late midgame's deeper trees spend more of a node in viper, less in the machine code). On
-#   the 621 searched moves of sixteen level-8 games (tools/device/replay.py play --levels 8 --games 16
-#   --mhz 125, then `replay.py rates` on its log) the slowest move after those 120 ms searched 29,502
-#   nodes/s at 48-54 empties, 27,778 at 40-47, 25,591 at 26-39, 24,047 at 20-25, 23,123 at 18-19 and
-#   22,629 at 15-17. The rates below are about 5% or more under those (4.8-10.7%), as real Picos run up
-#   to 9% slower than the emulated one. A level's budget at a count of empties is what its band's rate
-#   searches in SEARCH_SHARE percent of its time: over those games level 8's moves took 67-88% of its
-#   time, 79% at the median, so the node budget, not the deadline, ends every search, on the emulated
-#   Pico and on a real one 9% slower, and a host replay of the level plays the device's move. The rates
-#   are the 8x8 board's; 6x6 and 10x10 searches get the slowest (the names are private: a name on the
-#   device costs heap);
+#   the 853 searched moves of sixteen level-8 games (tools/device/replay.py play --levels 8 --games 16
+#   --mhz 125, then `replay.py rates` on its log) the slowest move after those 120 ms searched 31,775
+#   nodes/s at 48-54 empties, 29,971 at 40-47, 28,374 at 26-39 and 27,643 at 15-25. The rates below are
+#   5.2-5.9% under those, as real Picos run up to 9% slower than the emulated one. A level's budget at a
+#   count of empties is what its band's rate searches in SEARCH_SHARE percent of its time, so the node
+#   budget, not the deadline, ends every search, on the emulated Pico and on a real one 9% slower, and a
+#   host replay of the level plays the device's move. The rates are the 8x8 board's; 6x6 and 10x10
+#   searches get the slowest (the names are private: a name on the device costs heap);
 _SEARCH_OVERHEAD_MS = const(120)
-_SLOWEST_RATE = const(20200)  # nodes/s, 15-17 empties (and a search after an unfinished solve)
+_SLOWEST_RATE = const(26000)  # nodes/s, 25 empties or fewer (and a search after an unfinished solve)
 # (from empties, nodes/s), the first band the empties reach:
-_MIDGAME_RATES = const(((48, 28000), (40, 26300), (26, 24300), (20, 22900), (18, 21500), (0, _SLOWEST_RATE)))
+_MIDGAME_RATES = const(((48, 30100), (40, 28400), (26, 26900), (0, _SLOWEST_RATE)))
 SEARCH_SHARE = 92
 # - the Pico solves endgames with the viper solver and its machine-code last empties
 #   (player/endgame_viper.py, endgame_thumb.py): 49,339 to 93,715 nodes per second on 14 empties from
