@@ -331,7 +331,7 @@ def test_the_midgame_budget_grows_where_the_pico_searches_faster():
     for level in LEVELS[4:]:
         budgets = [level.midgame_nodes(empties) for empties in range(level.exact + 1, 61)]
         assert budgets == sorted(budgets) and budgets[0] == level.nodes
-        assert budgets[-1] >= level.nodes * 4 // 3
+        assert budgets[-1] >= level.nodes * 11 // 10  # the opening's nodes come about 16% faster
         # after a solve that did not finish the search gets the rest of the budget
         assert level.midgame_nodes(level.exact) == level.nodes * (100 - SOLVE_SHARE) // 100
         # the rates are the 8x8 board's: 6x6 and 10x10 searches keep the slowest one's budget

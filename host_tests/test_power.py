@@ -201,3 +201,5 @@ def test_a_replay_log_carries_the_clock_of_each_move_and_the_budgets_follow_it(t
     assert replay.how_decided(fast.budgets(), empties, 8, fast_nodes, 0, False, False) == "search to budget"
     # the 125 MHz budget at 200 MHz ended early: the deadline, not the budget
     assert replay.how_decided(fast.budgets(), empties, 8, base_nodes, 0, False, False) == "search to deadline"
+    # the search deepens to the kernel's plies halved at most (player.engine.MAX_PLY): its depth ended it
+    assert replay.how_decided(fast.budgets(), empties, 17, base_nodes, 0, False, False) == "search to depth"

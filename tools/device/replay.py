@@ -38,7 +38,7 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
         sys.path.insert(0, _path)
 
 from cli.values import whole_number  # noqa: E402
-from player.engine import SOLVE_SHARE  # noqa: E402
+from player.engine import MAX_PLY, SOLVE_SHARE  # noqa: E402
 from runners.player_process import PlayerProcess, WorkerError  # noqa: E402
 from player.levels import BASE_MHZ, LEVELS, at_clock  # noqa: E402
 # private: a name on the device costs heap
@@ -179,7 +179,7 @@ def how_decided(level, empties, depth, nodes, solver_nodes, exact, book):
     midgame = nodes - solver_nodes
     if midgame >= level.midgame_nodes(empties):
         ended = "budget"
-    elif depth >= level.max_depth or exact:
+    elif depth >= min(level.max_depth, MAX_PLY // 2) or exact:  # the search deepens to MAX_PLY // 2 at most
         ended = "depth"
     else:
         ended = "deadline"
