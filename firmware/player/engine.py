@@ -27,8 +27,8 @@ from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 
 # The kernel's plies: a pass does not use depth, so a line reaches twice its depth at most; the search
 # stops deepening at MAX_PLY // 2 (17 plies, which the top level's budget reaches only where few moves are
-# left) and the review's solves (16 empties: 16 moves and at most 17 passes) fit too. Each ply costs 128 bytes (its move list,
-# the fast search's frame and the position), which the Pico's heap feels.
+# left) and the review's solves (16 empties: 16 moves and at most 17 passes) fit too. Each ply costs
+# 128 bytes (its move list, the fast search's frame and the position), which the Pico's heap feels.
 MAX_PLY = 34
 # 2**9 table entries (4.6 KB): level 8 with 2**10 scored 51.4% of 400 games against it, within the noise
 # (docs/PLAYER.md), and the 4.6 KB keep 40 KB of the Pico's heap free at a game's worst moment
