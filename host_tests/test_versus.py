@@ -10,6 +10,7 @@ from match import versus
 from othello.board import Board
 from othello.notation import square_name
 from othello.variant import Variant
+from player.book import canonical
 from player.levels import LEVELS, PLAIN_SOLVE_PERCENT
 from runners.player_process import PlayerProcess
 
@@ -90,6 +91,34 @@ def test_a_6x6_match_scores_each_game_by_its_rules(capsys, anti):
             assert game["score"] == float((ours < theirs) if anti else (ours > theirs))
 
 
+def test_the_positions_from_the_start_are_every_one_once_up_to_mirror_images():
+    # The counts of distinct Othello openings up to symmetry, plies 1-4.
+    assert [len(versus.start_positions(plies, 1)) for plies in range(1, 5)] == [1, 3, 14, 60]
+    positions = versus.start_positions(3, 1)
+    keys = set()
+    for text in positions:
+        board = Board.from_position(text)
+        assert bin(board.player_discs() | board.opponent_discs()).count("1") == 4 + 3
+        keys.add(canonical(board.player_discs(), board.opponent_discs(), 8)[:2])
+    assert len(keys) == len(positions)  # no two are mirror images of each other
+    assert versus.start_positions(3, 1) == positions  # the seed decides the order
+    assert sorted(versus.start_positions(3, 2)) == sorted(positions)
+
+
+@pytest.mark.slow
+def test_a_match_from_the_start_plays_each_position_once_with_either_colour_from_the_book(capsys):
+    status, out, err = run_versus(capsys, "HEAD", "--from-start", "2", "--games", "6", "--nodes", "300",
+                                  "--rev-nodes", "300", "--solver-nodes", "3000", "--rev-solver-nodes", "3000",
+                                  "--json")
+    assert status == 0, err
+    summary = json.loads(out)
+    assert summary["from_start"] == 2
+    openings = [game["opening"] for game in summary["results"]]
+    assert sorted(openings) == sorted(versus.start_positions(2, 1) * 2)
+    # The top level plays the book's first moves there, on both sides.
+    assert summary["this_tree"]["moves"]["book"] > 0 and summary["revision_side"]["moves"]["book"] > 0
+
+
 def test_versus_refuses_bad_input_with_a_clear_message(capsys):
     status, _, err = run_versus(capsys, "no-such-revision-xyz", "--games", "2")
     assert status == 2 and "not a commit" in err and "Traceback" not in err
@@ -99,6 +128,13 @@ def test_versus_refuses_bad_input_with_a_clear_message(capsys):
     with pytest.raises(SystemExit):
         versus.main(["HEAD", "--games", "201"])
     assert "1 to 200" in capsys.readouterr().err
+    status, _, err = run_versus(capsys, "HEAD", "--from-start", "4", "--games", "121")
+    assert status == 2 and "60 positions are 4 plies from the start: at most 120 games" in err
+    status, _, err = run_versus(capsys, "HEAD", "--from-start", "2", "--size", "6")
+    assert status == 2 and "--from-start is for 8x8 Othello" in err
+    with pytest.raises(SystemExit):
+        versus.main(["HEAD", "--from-start", "7"])
+    assert "1 to 6, not 7" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("interpreter", ["unix", "cpython"])

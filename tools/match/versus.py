@@ -27,7 +27,10 @@ stood for by node budgets, so a match replays the same games on any machine.
   finish leaves the move to the midgame search with 30% of its budget, as the device's deadline does.
 - Openings: the balanced ones of tools/match/match_openings.txt in the order `othello match --seed S` plays
   them, each twice, once with either colour (this tree is Black in odd-numbered games); with --size 6 or
-  --anti, seeded random openings as `othello match` plays those variants.
+  --anti, seeded random openings as `othello match` plays those variants. The balanced openings start 6-8
+  plies in, where the opening book rarely reaches: --from-start P plays instead the positions P plies from
+  the start (one of each set of mirror images, in a seeded order), where the book decides the first moves,
+  to measure one book against another (docs/TRAINING.md).
 
 Progress goes to stderr; the summary (from this tree's side) or, with --json, one JSON object to stdout.
 """
@@ -37,6 +40,7 @@ import io
 import json
 import os
 import queue
+import random
 import shutil
 import subprocess
 import sys
@@ -55,6 +59,7 @@ from cli.player import elo_from, openings  # noqa: E402
 from cli.values import COUNT, LEVEL, whole_number  # noqa: E402
 from othello.board import Board, IllegalMoveError  # noqa: E402
 from othello.variant import BLACK, WHITE, Variant  # noqa: E402
+from player.book import canonical  # noqa: E402
 from player.engine import SOLVE_SHARE  # noqa: E402
 from player.levels import LEVELS  # noqa: E402
 from runners.player_process import PlayerProcess, WorkerError  # noqa: E402
@@ -67,6 +72,7 @@ REV_SOLVER_NODES_PER_S = 25500
 REV_TOP_LEVEL_NODES = 2300
 PROGRESS_S = 30.0  # a line on stderr at least this often while games run
 MAX_GAMES = 200  # each balanced opening twice
+MAX_FROM_START = 6  # plies: 1,773 positions
 
 
 class VersusError(Exception):
@@ -158,6 +164,25 @@ class Side:
                     counts["solved"], counts["proven"], counts["unsolved"]))
 
 
+def start_positions(plies, seed):
+    """The positions `plies` plies from the standard 8x8 start, one of each set of mirror images (the first
+    found of its set), in an order shuffled by `seed`."""
+    boards = [Board()]
+    for _ in range(plies):
+        found = {}
+        for board in boards:
+            for square in board.legal_squares():
+                child = board.copy()
+                child.play(square)
+                if child.must_pass():
+                    child.pass_turn()
+                found.setdefault(canonical(child.player_discs(), child.opponent_discs(), 8)[:2], child)
+        boards = list(found.values())
+    positions = [board.position() for board in boards]
+    random.Random(seed).shuffle(positions)
+    return positions
+
+
 def play_game(index, opening, sides, processes, seed, variant):
     """Game `index` from `opening`: this tree is Black in even-numbered ones. Returns its record."""
     ours_colour = BLACK if index % 2 == 0 else WHITE
@@ -202,7 +227,15 @@ def run(args):
                   else args.rev_solver_nodes)
     sides = (ours, theirs)
     variant = Variant(size=args.size, anti=args.anti)
-    starts = openings(variant, (args.games + 1) // 2, args.seed)
+    if args.from_start is None:
+        starts = openings(variant, (args.games + 1) // 2, args.seed)
+    elif not variant.is_standard():
+        raise VersusError("--from-start is for 8x8 Othello, whose opening book it measures")
+    else:
+        starts = start_positions(args.from_start, args.seed)
+        if args.games > 2 * len(starts):
+            raise VersusError("%d positions are %d plies from the start: at most %d games, each twice" % (
+                len(starts), args.from_start, 2 * len(starts)))
     jobs = queue.Queue()
     for index in range(args.games):
         jobs.put(index)
@@ -259,15 +292,18 @@ def run(args):
     average = sum(game["disc_difference"] for game in results) / len(results)
     elapsed = time.monotonic() - started
     if args.json:
-        print(json.dumps({"revision": commit, "variant": variant.describe(), "games": args.games, "seed": args.seed,
+        print(json.dumps({"revision": commit, "variant": variant.describe(), "games": args.games,
+                          "from_start": args.from_start, "seed": args.seed,
                           "interpreter": args.interpreter, "this_tree": ours.fields(), "revision_side": theirs.fields(),
                           "wins": wins, "draws": draws, "losses": losses, "score": p,
                           "average_disc_difference": average, "elo": elo,
                           "elo_error_95": None if p in (0.0, 1.0) else error, "seconds": round(elapsed),
                           "results": results}))
         return 0
-    print("this tree against %s, %d games of %s (%s openings, seed %d, %s), %.0f s" % (
-        commit[:12], args.games, variant.describe(), "balanced" if variant.is_standard() else "random", args.seed,
+    print("this tree against %s, %d games of %s (%s, seed %d, %s), %.0f s" % (
+        commit[:12], args.games, variant.describe(),
+        "openings %d plies from the start" % args.from_start if args.from_start else
+        "balanced openings" if variant.is_standard() else "random openings", args.seed,
         args.interpreter, elapsed))
     print("  " + ours.describe())
     print("  " + theirs.describe())
@@ -303,6 +339,9 @@ def main(argv=None):
     parser.add_argument("--rev-solver-nodes", type=whole_number(0), metavar="N", help="the revision's solver nodes a "
                         "move (default: its level's solve time at %d nodes/s, that solver's rate on the Pico; 0: no "
                         "cap)" % REV_SOLVER_NODES_PER_S)
+    parser.add_argument("--from-start", type=whole_number(1, MAX_FROM_START), metavar="P",
+                        help="start from the positions P plies from the start instead of the balanced openings "
+                        "(the opening book's ground)")
     parser.add_argument("--seed", type=whole_number(0), default=1, metavar="S", help="seed of the openings' order and "
                         "the levels' choices (default 1)")
     parser.add_argument("--jobs", type=COUNT, default=2, metavar="N", help="games at a time (default 2)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the 8x8 opening book (firmware/player/book8.bin) from deep searches on MicroPython's unix port.
 
-    .venv/bin/python tools/training/build_book.py                       # the book: about 2.4 CPU hours (docs/PLAYER.md)
+    .venv/bin/python tools/training/build_book.py                       # the book: about 3,300 CPU seconds (docs/TRAINING.md)
     .venv/bin/python tools/training/build_book.py --depth 6 --out /tmp/book8.bin   # its tree, shallow searches: a CPU minute
 
 What it does (docs/PLAYER.md, "Opening book"):
@@ -511,8 +511,8 @@ def write_book(book, path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--depth", type=whole_number(1, 30), default=10,
-                        help="the searches' deepest iteration, in plies (default 10)")
+    parser.add_argument("--depth", type=whole_number(1, 30), default=12,
+                        help="the searches' deepest iteration, in plies (default 12)")
     parser.add_argument("--nodes", type=whole_number(1), default=8_000_000,
                         help="most nodes a search may take: no iteration is begun that would not finish in them "
                         "(default 8e6)")
@@ -520,8 +520,8 @@ def main(argv=None):
     parser.add_argument("--width", type=whole_number(1, 64), default=4, help="... at most this many a position")
     parser.add_argument("--plies", type=whole_number(1, 60), default=20,
                         help="the depth of the book's best line from the start (default 20)")
-    parser.add_argument("--spread", type=float, default=1.5,
-                        help="play out the moves within this many discs of the best too (default 1.5)")
+    parser.add_argument("--spread", type=float, default=2.5,
+                        help="play out the moves within this many discs of the best too (default 2.5)")
     parser.add_argument("--expand", type=whole_number(1, 64), default=3,
                         help="... at most this many moves of a position in all (default 3)")
     parser.add_argument("--deviation", type=whole_number(0, 60), default=3,
