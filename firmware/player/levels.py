@@ -136,7 +136,7 @@ LEVELS = (
     _level(2, "Novice", 0.2, 1, 4, STYLE_POSITIONAL, 3.0, 6.0),
     _level(3, "Casual", 0.2, 1, 6, STYLE_PATTERN, 2.5, 4.0),
     _level(4, "Club", 0.3, 2, 8, STYLE_PATTERN, 1.5, 3.0),
-    _level(5, "Strong", 0.4, 40, 10, STYLE_PATTERN, 1.2, 2.0),
+    _level(5, "Strong", 0.4, 40, 10, STYLE_PATTERN, 1.4, 2.0),
     _level(6, "Expert", 0.6, 40, 12, STYLE_PATTERN, 0.5, 1.0),
     _level(7, "Master", 1.2, 40, 13, STYLE_PATTERN, 0.2, 0.5),
     _level(8, "Champion", 2.5, 40, 14, STYLE_PATTERN, 0.0, 0.0),
