@@ -2,7 +2,7 @@
 """Build the 8x8 opening book (firmware/player/book8.bin) from deep searches on MicroPython's unix port.
 
     .venv/bin/python tools/training/build_book.py                       # the book: about 3,300 CPU seconds (docs/TRAINING.md)
-    .venv/bin/python tools/training/build_book.py --depth 6 --out /tmp/book8.bin   # its tree, shallow searches: a CPU minute
+    .venv/bin/python tools/training/build_book.py --depth 6 --out /tmp/book8.bin   # shallow searches: about 30 CPU seconds
 
 What it does (docs/PLAYER.md, "Opening book"):
 1. Searches. Every book position is searched by the player's own midgame
