@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the 8x8 opening book (firmware/player/book8.bin) from deep searches on MicroPython's unix port.
 
-    .venv/bin/python tools/training/build_book.py                       # the book: about 3,300 CPU seconds (docs/TRAINING.md)
+    .venv/bin/python tools/training/build_book.py                       # the book: about 3,250 CPU seconds (docs/TRAINING.md)
     .venv/bin/python tools/training/build_book.py --depth 6 --out /tmp/book8.bin   # shallow searches: about 30 CPU seconds
 
 What it does (docs/PLAYER.md, "Opening book"):
