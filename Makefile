@@ -100,8 +100,8 @@ training-data: $(STAMP)
 training-fit: $(STAMP)
 	nice $(PY) tools/training/training_fit.py --patterns $(PATTERNS) $(FIT)
 
-# The weight files from the data the four training-data runs of PLAYER.md made, then the viper search's
-# leaf code from eval8.bin's patterns.
+# The weight files from the data the four training-data runs of docs/TRAINING.md made, then the viper search's
+# leaf code from eval8.bin's and eval6.bin's patterns.
 evaluation: $(STAMP)
 	$(PY) tools/training/training_fit.py --patterns device --write firmware/player/eval8.bin
 	$(PY) tools/training/training_fit.py --patterns device --anti --write firmware/player/eval8a.bin
