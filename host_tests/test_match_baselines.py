@@ -118,11 +118,16 @@ def test_levels_think_on_the_unix_port_as_the_device_does(capfd):
     assert move in [player.square_name(square) for square in board.legal_squares()]
 
 
-def test_the_unix_port_plays_8x8_othello_and_anti_othello_only(capfd):
-    assert main(["match", "--black", "8", "--white", "pos1", "--games", "2", "--size", "6", "--interpreter",
+def test_the_unix_port_plays_8x8_and_6x6_boards_only(capfd):
+    assert main(["match", "--black", "8", "--white", "pos1", "--games", "2", "--size", "10", "--interpreter",
                  "unix"]) == 2
-    assert "--interpreter unix plays 8x8 Othello and Anti-Othello" in capfd.readouterr().err
-    assert main(["match", "--black", "2", "--white", "pos1", "--games", "2", "--anti", "--interpreter", "unix",
-                 "--jobs", "1", "--json"]) == 0
-    result = json.loads(capfd.readouterr()[0])
-    assert result["variant"] == Variant(anti=True).describe() and len(result["results"]) == 2
+    assert "--interpreter unix plays 8x8 and 6x6 boards only" in capfd.readouterr().err
+    for variant, options in ((Variant(anti=True), ["--anti"]), (Variant(size=6, anti=True), ["--size", "6", "--anti"]),
+                             (Variant(size=6), ["--size", "6"])):
+        assert main(["match", "--black", "2", "--white", "pos1", "--games", "2", "--interpreter", "unix",
+                     "--jobs", "1", "--json"] + options) == 0
+        result = json.loads(capfd.readouterr()[0])
+        assert result["variant"] == variant.describe() and len(result["results"]) == 2
+        for game in result["results"]:  # each game played to its end on the variant's board
+            assert Board.from_position(game["opening"], variant).size == variant.size
+            assert 0 < game["black_discs"] + game["white_discs"] <= variant.size ** 2

@@ -141,7 +141,7 @@ def register(subparsers):
     match_parser.add_argument("--interpreter", choices=("cpython", "unix"), default="cpython",
                               help="where the levels think: cpython (the plain search and solver, default) or unix "
                               "(MicroPython's unix port: the viper search and solver the Pico runs, many times "
-                              "faster; 8x8 Othello and Anti-Othello from the standard start)")
+                              "faster; 8x8 and 6x6)")
     match_parser.set_defaults(func=run_match)
 
     bench_parser = subparsers.add_parser(
@@ -642,10 +642,9 @@ def elo_from(results):
 def run_match(args):
     first, second = Player(args.black), Player(args.white)
     variant = Variant(size=args.size, anti=args.anti)
-    if args.interpreter == "unix" and Variant(anti=variant.anti) != variant:
-        raise CommandError("--interpreter unix plays 8x8 Othello and Anti-Othello from the standard start only (its "
-                           "player process reads positions without the other rules): leave it out for %s"
-                           % variant.describe())
+    if args.interpreter == "unix" and variant.size == 10:
+        raise CommandError("--interpreter unix plays 8x8 and 6x6 boards only (10x10 has no viper search, and the "
+                           "player process reads 64 or 36 squares): leave it out for %s" % variant.describe())
     starts = openings(variant, (args.games + 1) // 2, args.seed, args.openings == "balanced")
     jobs = [(i, first.spec, second.spec, starts[i // 2], variant.to_dict(), args.seed, args.interpreter)
             for i in range(args.games)]
