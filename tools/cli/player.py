@@ -10,9 +10,10 @@ POS is a position (64-character format and side to move, 36 or 100 characters
 for the other sizes) or a transcript from the start; the variant options of
 `othello show` apply. Players for `match`: a level number 1..8, `random`,
 `greedy` (most discs flipped now), `posK`, a K-ply alpha-beta search on the
-classic square table (e.g. pos4), or `mobK`, the same search on the square
-table plus 5 points (a corner is 100) per move of mobility difference (e.g.
-mob4, a stronger yardstick). Long work reports its progress on stderr from
+classic square table (e.g. pos4; the player's search, with its Multi-ProbCut
+from 5 plies), or `mobK`, the same search on the square table plus 5 points
+(a corner is 100) per move of mobility difference (e.g. mob4, a stronger
+yardstick). Long work reports its progress on stderr from
 its first second; --json puts one JSON object on stdout instead of text.
 """
 
