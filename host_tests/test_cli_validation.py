@@ -18,6 +18,7 @@ from runners import micropython_runner
 from cli import build_parser, engine, main, player
 from cli.values import MAX_SECONDS
 from othello import Board
+from othello.variant import Variant
 from player.levels import LEVELS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -291,6 +292,17 @@ def test_analyse_depth(capsys):
         result = analyse_json(capsys, OUT_OF_BOOK, "--depth", str(depth))
         assert result["depth"] == depth and result["kind"] == "estimate"
         assert result["budgets"]["max_depth"] == depth and result["budgets"]["midgame_nodes"] is None
+
+
+def test_analyse_states_the_level_as_it_plays_on_the_board(capsys):
+    from player.levels import on_board
+
+    for size, anti in ((6, False), (6, True), (8, False)):
+        variant = Variant(size=size, anti=anti)
+        words = ["--size", str(size)] + (["--anti"] if anti else []) + ["--level", "6"]
+        result = analyse_json(capsys, "b3" if size == 6 else "f5", *words)
+        assert result["budgets"]["solver_from_empties"] == on_board(LEVELS[5], variant).exact
+    assert on_board(LEVELS[5], Variant(size=6)).exact != LEVELS[5].exact
 
 
 def test_analyse_all_scores_every_legal_move(capsys):

@@ -323,6 +323,41 @@ def test_levels_are_described_and_budgets_grow():
         assert level.number == number and level.name and level.describe().startswith("L%d " % number)
 
 
+def test_on_6x6_the_levels_below_the_top_solve_later_and_err_more():
+    """6x6's levels 5-7 would play nearly like level 8 with the table's settings (docs/PLAYER.md's ladders):
+    there they solve later and err more, the engine plays them so in every 6x6 game, and no other board
+    changes."""
+    from player.levels import on_board
+
+    fields = ("number", "name", "time_ms", "nodes", "max_depth", "solve_nodes", "style", "book")
+    for variant in (Variant(), Variant(anti=True), Variant(size=10), Variant(start=START_EMPTY)):
+        assert all(on_board(level, variant) is level for level in LEVELS)
+    for variant in (Variant(size=6), Variant(size=6, anti=True)):
+        levels = [on_board(level, variant) for level in LEVELS]
+        assert levels[-1] is LEVELS[-1]  # the top level plays as on every board
+        for table, own in zip(LEVELS, levels):
+            assert [getattr(own, name) for name in fields] == [getattr(table, name) for name in fields]
+            again = on_board(own, variant)
+            assert (again.exact, again.noise) == (own.exact, own.noise)
+        for table, own in zip(LEVELS[4:7], levels[4:7]):
+            assert own.exact < table.exact and own.noise > table.noise
+        # still a ladder from level 5: each solves from more empties and errs less than the one below
+        for lower, higher in zip(levels[4:], levels[5:]):
+            assert higher.exact > lower.exact and higher.noise < lower.noise
+    # Anti-Othello's level 2 solves earlier and errs less there than the table's
+    table, own = LEVELS[1], on_board(LEVELS[1], Variant(size=6, anti=True))
+    assert own.exact > table.exact and own.noise < table.noise
+    # A 6x6 position with 9 empty squares: level 6 solves it with the table's settings (from 12), not on 6x6.
+    board = Board(Variant(size=6))
+    rng = random.Random(3)
+    while board.empties() > 9:
+        board.play(rng.choice(board.legal_squares())) if board.legal_moves() else board.pass_turn()
+    assert len(board.legal_squares()) > 1
+    assert on_board(LEVELS[5], board.variant).exact < 9 < LEVELS[5].exact
+    assert think(board, 6, rng_seed=1).solver_nodes == 0
+    assert think(board, 8, rng_seed=1).solver_nodes > 0
+
+
 def test_the_midgame_budget_grows_where_the_pico_searches_faster():
     """Early moves cost the Pico fewer cycles a node than the late midgame's: their budgets are bigger, so
     every move's budget ends it at about the same share of the level's time."""

@@ -22,7 +22,7 @@ from othello.kernels import make_kernel
 from othello.notation import square_name
 from player.evaluation import DISC, GREEDY_VALUES, POSITIONAL_VALUES, PatternEvaluator, SquareEvaluator
 from player.levels import (LEVELS, PLAIN_SOLVE_PERCENT, REVIEW_EXACT, SOLVE_SHARE, STYLE_GREEDY, STYLE_PATTERN,
-                           STYLE_POSITIONAL)
+                           STYLE_POSITIONAL, on_board)
 from player.search import NO_MOVE, Searcher, SearchStopped, TranspositionTable
 
 # The kernel's plies: a pass does not use depth, so a line reaches twice its depth at most; the search
@@ -334,6 +334,7 @@ def _decide(board, level, should_stop, now, node_limit, time_limit_ms, rng_seed,
     time_ms = level.time_ms if time_limit_ms is None else min(time_limit_ms, MAX_TIME_MS)
     deadline = ticks_add(started, time_ms)
     rng = make_random(rng_seed)
+    level = on_board(level, board.variant)
     engine = engine_for(board.variant)
     searcher = engine.searcher
     searcher.evaluator = engine.evaluator(level.style)

@@ -39,7 +39,7 @@ from othello.variant import BLACK, COLOUR_NAMES, WHITE, Variant
 from player import LEVELS, Level, solve, think
 from player.engine import MAX_PLY, MAX_TIME_MS, SOLVE_SHARE, decide, engine_for
 from player.evaluation import DISC, POSITIONAL_VALUES, SquareEvaluator
-from player.levels import PLAIN_SOLVE_PERCENT
+from player.levels import PLAIN_SOLVE_PERCENT, on_board
 from player.search import INFINITY, NO_LIMIT, Searcher, SearchStopped, TranspositionTable
 from runners.player_process import PlayerProcess
 
@@ -309,10 +309,11 @@ def changed(level, **changes):
 
 
 class Budgets:
-    """What an analysis searches with: the level (perhaps deeper), the node limits and the deadline."""
+    """What an analysis searches with: the level as it plays on the board (perhaps deeper), the node limits and
+    the deadline."""
 
-    def __init__(self, args):
-        base = LEVELS[(args.level or len(LEVELS)) - 1]
+    def __init__(self, args, variant):
+        base = on_board(LEVELS[(args.level or len(LEVELS)) - 1], variant)
         self.level = base
         if args.depth is not None:
             self.level = changed(base, max_depth=args.depth)
@@ -366,7 +367,7 @@ def run_analyse(args):
     board = load_position(args)
     if board.is_game_over():
         raise CommandError("the game is over")
-    budgets = Budgets(args)
+    budgets = Budgets(args, board.variant)
     searcher = engine_for(board.variant).searcher  # the one decide() searches with
     progress = Ticker(lambda elapsed: analyse_progress(searcher, board.size, elapsed))
     if not args.json:

@@ -41,7 +41,7 @@ from othello.variant import BLACK, Variant
 import player
 from player import engine
 from player.engine import engine_for
-from player.levels import LEVELS
+from player.levels import LEVELS, on_board
 
 SIZE = globals().get("SIZE", 8)
 PLAIN = globals().get("PLAIN", False)
@@ -72,6 +72,7 @@ def searches(variant, plies):
         elapsed += decision.elapsed_ms
     print("speed_nodes_per_s", nodes * 1000 // max(elapsed, 1))
     for level in LEVELS[FIRST_LEVEL - 1:]:
+        level = on_board(level, variant)  # its settings on this board (6x6's own)
         worst = 0
         for ply in plies:
             board = board_at(game, ply, variant)
@@ -89,6 +90,7 @@ def solves(variant, boards):
         print("solve", ply, board.empties(), decision.nodes, decision.elapsed_ms, int(decision.exact),
               int(engine_for(variant).fast_solver is not None))
     for level in LEVELS[FIRST_LEVEL - 1:]:
+        level = on_board(level, variant)
         worst = 0
         for ply, board in zip(SOLVE_PLIES, boards):
             if board.empties() > level.exact:
