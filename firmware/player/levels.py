@@ -146,8 +146,8 @@ LEVELS = (
 
 
 # On 6x6 a game has 32 empty squares to fill. With the table above levels 6, 7 and 8 solve 38-44% of it
-# (on 8x8 20-23%) and search the rest about as deep as it goes: they played nearly alike (53% a step in
-# Othello, 59% in Anti-Othello, over 200 games). On 6x6 levels 5-7 therefore solve later and err more, so
+# (on 8x8 20-23%), and they played nearly alike (53% a step in Othello, 59% in Anti-Othello, over 200
+# games); more errors alone moved them little. On 6x6 levels 5-7 therefore solve later and err more, so
 # that each level beats the one below it by 60% or more (docs/PLAYER.md's ladders); in Anti-Othello level
 # 2, whose square table gains little there over level 1's count of discs, solves from 8 empties and errs
 # less. (level, solves from, error in discs) where they differ from the table:
@@ -156,7 +156,8 @@ _SIX_BY_SIX_ANTI = ((2, 8, 2.0), (5, 8, 2.5), (6, 10, 2.0), (7, 11, 1.5))
 
 
 def on_board(level, variant):
-    """`level` as it plays on `variant`'s board: the table's own settings but on 6x6 (_SIX_BY_SIX)."""
+    """`level` as it plays on `variant`'s board: the table's own settings but on 6x6 (_SIX_BY_SIX,
+    _SIX_BY_SIX_ANTI)."""
     if variant.size != 6:
         return level
     for number, exact, noise in (_SIX_BY_SIX_ANTI if variant.anti else _SIX_BY_SIX):
