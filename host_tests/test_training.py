@@ -184,6 +184,10 @@ def test_the_fit_finds_a_planted_pattern_model(tmp_path):
     exact_early = bands["exact labels, 0-19 empties"]
     assert exact_early[0] == int((test["exact"] & (test["empties"] <= 19)).sum()) > 0
     assert exact_early[1] == pytest.approx(results[0]["rms_exact"])  # every exact label has <= 14 empties here
+    chosen = test["exact"] & (test["empties"] <= 19)
+    errors = predictions["fit"][chosen] - test["score"][chosen]
+    assert exact_early[4] == pytest.approx(float(np.mean(np.abs(errors))))  # the fit's mean absolute error
+    assert 0 < exact_early[4] <= exact_early[1] and 0 < exact_early[6] <= exact_early[3]
 
 
 def test_fit_report_is_written(tmp_path, capsys):
@@ -196,6 +200,7 @@ def test_fit_report_is_written(tmp_path, capsys):
     assert "| edge | 8 | 4 | 3321 |" in text and "3321 bytes a phase" in text and "within the Pico's budget" in text
     assert "| 0-19 |" in text and "| 40-60 |" in text
     assert "| exact labels, 20-24 empties |" in text and "| search labels, 25-60 empties |" in text
+    assert "| held-out positions | count | fit | q | shipped | fit, mean absolute | q | shipped |" in text
     assert "- 40-60 empties: " in text
 
 

@@ -21,7 +21,9 @@ tables' size (one byte an entry, in 1/8 disc as the edge tables today,
 against the Pico's budget of 40 KB a phase) and per phase the RMS error in
 discs on the held-out set, against exact scores and against deep-search
 scores, with the rounded one-byte tables too, beside the shipped
-evaluation's error on the same positions. No weight file is written yet.
+evaluation's error on the same positions; then the same by kind of label
+(exact or searched, by empties), as RMS and as mean absolute errors. A
+weight file is written only with --write.
 """
 
 import argparse
@@ -314,6 +316,12 @@ def rms(errors):
     return float(np.sqrt(np.mean(errors ** 2))) if len(errors) else float("nan")
 
 
+def mean_absolute(errors):
+    """The mean absolute error: the other measure evaluations are compared by (an RMS error weighs the big
+    misses more, so it is never the smaller of the two)."""
+    return float(np.mean(np.abs(errors))) if len(errors) else float("nan")
+
+
 def training_labels(data, result_weight):
     """What the fit learns: exact scores where there are, else the search's score blended with the game's result."""
     blended = (1 - result_weight) * data["score"] + result_weight * data["result"]
@@ -377,13 +385,15 @@ BANDS = (("exact labels, 20-24 empties", True, 20, 24), ("exact labels, 0-19 emp
 
 
 def band_rows(test, predictions):
+    """[name, count, RMS error of the fit, of q, of the shipped evaluation, then their mean absolute errors]
+    for each of BANDS."""
     rows = []
     for name, exact, first, last in BANDS:
         chosen = (test["exact"] == exact) & (test["empties"] >= first) & (test["empties"] <= last)
         chosen &= ~np.isnan(predictions["fit"])
         labels = test["score"][chosen]
-        rows.append([name, int(chosen.sum())] + [rms(predictions[key][chosen] - labels)
-                                                 for key in ("fit", "q", "shipped")])
+        errors = [predictions[key][chosen] - labels for key in ("fit", "q", "shipped")]
+        rows.append([name, int(chosen.sum())] + [rms(e) for e in errors] + [mean_absolute(e) for e in errors])
     return rows
 
 
@@ -421,8 +431,9 @@ def report(pattern_set, results, predictions, train, test, settings, seconds):
             cell(result, "rms_exact"), cell(result, "q_rms_exact"), cell(result, "shipped_rms_exact"),
             cell(result, "rms_search"), cell(result, "q_rms_search"), cell(result, "shipped_rms_search"),
             cell(result, "spread")))
-    lines += ["", "By kind of label (RMS error in discs on the held-out positions):", "",
-              "| held-out positions | count | fit | q | shipped |", "|---|---|---|---|---|"]
+    lines += ["", "By kind of label (error in discs on the held-out positions: RMS, then mean absolute):", "",
+              "| held-out positions | count | fit | q | shipped | fit, mean absolute | q | shipped |",
+              "|---|---|---|---|---|---|---|---|"]
     for name, count, *errors in band_rows(test, predictions):
         lines.append("| %s | %d | %s |" % (name, count, " | ".join(
             "-" if value != value else "%.2f" % value for value in errors)))
