@@ -392,8 +392,9 @@ def band_rows(test, predictions):
         chosen = (test["exact"] == exact) & (test["empties"] >= first) & (test["empties"] <= last)
         chosen &= ~np.isnan(predictions["fit"])
         labels = test["score"][chosen]
-        errors = [predictions[key][chosen] - labels for key in ("fit", "q", "shipped")]
-        rows.append([name, int(chosen.sum())] + [rms(e) for e in errors] + [mean_absolute(e) for e in errors])
+        misses = [predictions[key][chosen] - labels for key in ("fit", "q", "shipped")]
+        rows.append([name, int(chosen.sum())] + [rms(miss) for miss in misses]
+                    + [mean_absolute(miss) for miss in misses])
     return rows
 
 
