@@ -20,7 +20,7 @@ share). Two parts are functions of their own, each called once for much
 work, so that the machine code comes in blocks the Pico's heap can place:
 the listing and ordering of a node's moves (_order_moves), which does a
 node's worth of work for each move, and the whole subtree of a node of
-_FIVE empty squares or fewer (endgame_viper_small.solve_small, or on the Pico
+_SEVEN empty squares or fewer (endgame_viper_small.solve_small, or on the Pico
 its machine-code twin endgame_thumb.solve_small). The search keeps its own stack
 in preallocated arrays (position, window, best score and move list per ply)
 and allocates nothing; it counts nodes and, every _POLL_NODES nodes, checks
@@ -38,7 +38,7 @@ Move order and cut-offs, which decide how far it reaches on the Pico:
 - from _STABLE_EMPTIES, when alpha is high, a node's opponent's stable edge
   discs bound the score from above (stability cut-off), before it is
   searched, in the loop or by the small solver;
-- with _FIVE empty squares or fewer, the node is searched in the locals
+- with _SEVEN empty squares or fewer, the node is searched in the locals
   without frames or move lists (the small solver; fragments
   solve_level_open/close), down to the last square, whose flips are counted
   along its lines from tables; its moves are the empty squares tried
@@ -64,7 +64,7 @@ from othello.board import PASS  # noqa: E402
 from othello.compat import popcount  # noqa: E402
 
 if sys.platform == "rp2":
-    # the Pico's Cortex-M0+: the last five empty squares in its own machine code (asm_thumb, which the
+    # the Pico's Cortex-M0+: the last seven empty squares in its own machine code (asm_thumb, which the
     # unix port has not)
     from player import endgame_thumb  # noqa: E402
 else:
@@ -83,7 +83,9 @@ TABLE_BITS = 10  # 2**10 entries of 8 bytes, in buckets of two
 _POLL_NODES = const(1024)
 
 # the small solver's levels (endgame_viper_small, and its machine-code twin endgame_thumb)
-_FIVE = const(5)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
+_SEVEN = const(7)  # nodes of this many empty squares or fewer are searched in themselves, without a frame
+_SIX = const(6)
+_FIVE = const(5)
 _FOUR = const(4)
 _THREE = const(3)
 
@@ -201,7 +203,7 @@ class ViperSolver:
         solver wrote: its flags say which entries are its own). Whoever else
         writes in a lent table must call clear_table() before the next solve.
 
-        On the Pico the last five empty squares are searched by the machine-code
+        On the Pico the last seven empty squares are searched by the machine-code
         twin of the viper small solver (player.endgame_thumb); `machine_code=False`
         loads the viper one (player.endgame_viper_small) there too, for the twin
         tests.
@@ -212,11 +214,11 @@ class ViperSolver:
             raise ValueError("max_empties must be 1 to %d, not %r" % (_MAX_EMPTIES, max_empties))
         self.geometry = geometry
         self.max_empties = max_empties
-        # A frame for each node that lists its moves, and one for its child: at the root, or with 6 or more
-        # empty squares (the small solver searches the last five, reading its node's frame). A pass keeps the
-        # empty squares but cannot follow a pass, so the deepest such node, with 6, is at ply
-        # 2 * (max_empties - 6) + 1.
-        plies = max(2 * max_empties - 9, 2)
+        # A frame for each node that lists its moves, and one for its child: at the root, or with 8 or more
+        # empty squares (the small solver searches the last seven, reading its node's frame). A pass keeps the
+        # empty squares but cannot follow a pass, so the deepest such node, with 8, is at ply
+        # 2 * (max_empties - 8) + 1.
+        plies = max(2 * max_empties - 13, 2)
         self._pos = array("I", bytes(16 * (plies + 1)))
         self._frame = array("I", bytes(4 << _FRAME_SHIFT) * plies)
         self._lists = bytearray(_LISTS_AT + (plies << _LIST_SHIFT))
@@ -1153,8 +1155,8 @@ def _search() -> int:
                 if anti:
                     value = 0 - value
                 returning = 1
-            elif empties <= _FIVE and ply:
-                # The last five to one empty squares (not at the root, which must name its move): the small solver.
+            elif empties <= _SEVEN and ply:
+                # The last seven to one empty squares (not at the root, which must name its move): the small solver.
                 cfg[_C_CALL_PLY] = ply
                 value = int(solve_small(cfg_address)) - _BIAS
                 nodes += int(cfg[_C_SMALL_NODES])

@@ -232,7 +232,7 @@ class Engine:
 # board may have left the other midgame search's)
 FAST_MODULES = ("player.search_viper", "player.search_viper6", _SOLVER_MODULE)
 # what a fast path's module imports for itself, let go with it (each machine code on the Pico, viper
-# elsewhere): the solver's last five empty squares, which would otherwise stay in the heap through the
+# elsewhere): the solver's last seven empty squares, which would otherwise stay in the heap through the
 # next game, and the midgame searches' play_and_count
 _FAST_PARTS = {_SOLVER_MODULE: ("player.endgame_thumb", "player.endgame_viper_small"),
                "player.search_viper": ("player.search_thumb", "player.search_twin"),

@@ -136,10 +136,10 @@ def against_brute_force(cases):
     print("brute force ok", len(cases))
 
 
-# The most nodes past a node limit: the limit is checked as a node is entered, and a node of five empty squares
-# counts up to 291 more within itself (the small solver): a pass and five children, each of them with a pass and
-# four children, and so on down to two empty squares (a pass and two children): m(2) = 3, m(k) = 1 + k (1 + m(k - 1)).
-_IN_NODE_MOST = 292
+# The most nodes past a node limit: the limit is checked as a node is entered, and a node of seven empty squares
+# counts up to 12,279 more within itself (the small solver): a pass and seven children, each of them with a pass and
+# six children, and so on down to two empty squares (a pass and two children): m(2) = 3, m(k) = 1 + k (1 + m(k - 1)).
+_IN_NODE_MOST = 12280
 
 
 def limits(player, opponent):
@@ -150,7 +150,7 @@ def limits(player, opponent):
         solver.solve(player, opponent, False, node_limit=500)
         raise AssertionError("the node limit did not stop the solve")
     except SolverStopped:
-        # checked as a node is entered, so the nodes counted within a node of five empty squares lie beyond
+        # checked as a node is entered, so the nodes counted within a node of seven empty squares lie beyond
         assert 500 <= solver.nodes <= 500 + _IN_NODE_MOST, solver.nodes
     calls = [0]
 
