@@ -6,8 +6,8 @@
     bench.py search [--size 6|8|10] [--plain]   the midgame search's nodes per second and each level's
                                            move times (6x6 also the levels' solves; --plain without
                                            the viper fast paths, as a full heap refuses them)
-    bench.py endgame                       the exact endgame: the player's solves, the solver alone,
-                                           the top level's budget
+    bench.py endgame [--mhz 125|200]       the exact endgame: the player's solves, the solver alone,
+                                           the top level's budgets at that clock
     bench.py game [--size 6] [--anti]      a whole game of level 8 against itself (--anti: 8x8
                                            Anti-Othello; 6x6: levels 5-8, Othello and Anti-Othello)
     bench.py book [--book FILE]            the opening book: a lookup's time, its module's heap
@@ -38,6 +38,7 @@ for _path in (str(TOOLS), str(REPO / "firmware")):
         sys.path.insert(0, _path)
 
 from device import cycle_profile, pico_emulator, ui_heap  # noqa: E402
+from player.levels import BASE_MHZ  # noqa: E402
 from runners import micropython_runner  # noqa: E402
 
 # The endgame positions from play the endgame, review and solver workloads read (host_tests/mpy).
@@ -90,7 +91,7 @@ def search(args, parser):
 
 
 def endgame(args, parser):
-    return run_workload(args, workload_code("endgame"), libs=[POSITIONS])
+    return run_workload(args, workload_code("endgame", MHZ=args.mhz), libs=[POSITIONS])
 
 
 def game(args, parser):
@@ -139,7 +140,10 @@ def parser_of():
     sub = command("search", search, "the midgame search's speed and each level's move times")
     sub.add_argument("--size", type=int, choices=(6, 8, 10), default=8, help="the board (6x6: also the solves)")
     sub.add_argument("--plain", action="store_true", help="the engine refused its viper search and solver")
-    command("endgame", endgame, "the exact endgame: the player's solves, the solver alone, the top level")
+    sub = command("endgame", endgame, "the exact endgame: the player's solves, the solver alone, the top level")
+    sub.add_argument("--mhz", type=int, choices=(BASE_MHZ, 200), default=BASE_MHZ,
+                     help="the clock the top level's moves are searched at, its budgets following it (default: %d)"
+                          % BASE_MHZ)
     sub = command("game", game, "whole games of the computer against itself")
     sub.add_argument("--size", type=int, choices=(6, 8), default=8, help="6: levels 5-8, Othello and Anti-Othello")
     sub.add_argument("--anti", action="store_true", help="8x8 Anti-Othello (fewer discs wins)")
