@@ -244,8 +244,9 @@ def test_the_viper_solver_equals_the_plain_solver_on_the_rp2040():
 @pytest.mark.slow(minutes=2)
 def test_the_machine_code_solver_equals_the_viper_solver_on_the_rp2040():
     # The other half of test_fastpath_endgame's cases (passes, black holes, Anti-Othello, 6x6 inside the
-    # 8x8 board; 4 to 12 empties), each solved with five windows by the player's solver, whose last five
-    # empty squares are machine code on the Pico (player/endgame_thumb.py) and viper on the unix port.
+    # 8x8 board; 4 to 12 empties), each solved with five windows by the player's solver, whose last seven
+    # empty squares and move order's play_and_count are machine code on the Pico (player/endgame_thumb.py)
+    # and viper on the unix port: the same nodes prove the same move order and tree.
     cases = [on_bit_board(b) + (anti,) for b, anti in endgame_cases()[1::2]]
     code = "import fastpath_endgame\nfastpath_endgame.small_solver_answers(%r, %r)\n"
     viper = on_unix(ENDGAME_TWINS, code % (cases, False))
@@ -315,7 +316,7 @@ def test_the_solvers_code_fits_where_either_midgame_search_was():
             sizes[module] = largest_block(pico.run_script(
                 "import gc, micropython\nimport %s\ngc.collect()\nmicropython.mem_info(1)\n" % module))
     # the map was read: each holds a module's machine code (the solver's biggest, _order_moves or _search,
-    # since its last five empty squares are machine code from asm_thumb, player.endgame_thumb)
+    # since its last seven empty squares are machine code from asm_thumb, player.endgame_thumb)
     assert min(sizes["player.search_viper"], sizes["player.search_viper6"]) > 10000, sizes
     assert sizes["player.endgame_viper"] > 4000, sizes
     assert sizes["player.endgame_viper"] <= min(sizes["player.search_viper"], sizes["player.search_viper6"]), sizes

@@ -489,7 +489,7 @@ def test_the_next_game_starts_with_the_midgame_search_not_the_last_games_solver(
     """A game's end leaves the solver's code in the heap (bigger than the midgame search's); on the Pico a
     second game's opening then had 1.7 KB less free than the first's. prepare() for the next game swaps the
     midgame search back, as at power-up, and the phase buffer's return lets the unbuffered evaluation go.
-    The solver's last five empty squares (a module of their own) go with it: on the Pico, their machine
+    The solver's last seven empty squares (a module of their own) go with it: on the Pico, their machine
     code stayed and the second game's lowest free heap fell by 2.2 KB."""
     board = Board()
     player_discs, opponent_discs, _ = sample_positions(1)[48]

@@ -118,7 +118,28 @@ _C_STORE_VALUE = const(83)  # in, for _store_entry: the node's value + _BIAS
 _C_ADDRESSES = const(84)  # 7 (low, high) words: the buffers' addresses (solver_buffers), high 0 on the Pico
 _C_SMALL_NODES = const(98)  # out, from _solve_small: the nodes of its subtree but its own
 _C_SMALL_STATE = const(99)  # the machine-code twin's state buffer (player.endgame_thumb), where it runs
-_C_SIZE = const(100)
+_C_CODE = const(100)  # play_and_count's words (_M_*) start here: the moves _order_moves lists are played there
+_C_SIZE = const(100 + 27)
+# play_and_count's words, from cfg[_C_CODE]
+# (lo, hi) pairs where there are two
+_M_POSITION = const(0)  # in: the node's discs (pl, ph), (ol, oh)
+_M_NODE_EMPTY = const(4)  # in: its empty squares (el, eh)
+_M_MOVE = const(6)  # in: the move's bit (bl, bh)
+_M_SIDES = const(8)  # in: 1: count the opponent's replies, 2: and the mover's moves after them, 3: and sum the patterns
+_M_MOVER = const(9)  # out: the discs of the side to move after the move (the opponent's, flipped) ...
+_M_OPPONENT = const(11)  # ... and of the other side; in for the count: the side to count and its opponent
+_M_EMPTY = const(13)  # the empty squares after the move
+_M_FLIPS = const(15)  # the discs the move flips
+_M_RESULT = const(17)  # the result as it grows: flips << 16 | the mover's moves << 8
+_M_INNER = const(18)  # constants: Geometry's columns b-g (_G_INNER), a-g, b-h (_G_NOT_H, _G_NOT_A), all
+_M_NOT_H = const(19)
+_M_NOT_A = const(20)
+_M_FULL = const(21)
+_M_M1 = const(22)  # the popcount's 0x55555555, 0x33333333, 0x0F0F0F0F and 0x01010101
+_M_M2 = const(23)
+_M_M4 = const(24)
+_M_H01 = const(25)
+_M_CORNERS = const(26)  # in: _C_CORNERS, the corners packed in a word
 _ORDER_CUT = const(1024)  # _order_moves returns this + value + _BIAS for a cut-off, else a list's length
 
 # frame words per ply (array 'I'); scores are stored + _BIAS, since the unix
@@ -203,8 +224,9 @@ class ViperSolver:
         solver wrote: its flags say which entries are its own). Whoever else
         writes in a lent table must call clear_table() before the next solve.
 
-        On the Pico the last seven empty squares are searched by the machine-code
-        twin of the viper small solver (player.endgame_thumb); `machine_code=False`
+        On the Pico the last seven empty squares are searched, and the moves
+        ordered are played and their replies counted, by the machine-code twin of
+        the viper small solver's module (player.endgame_thumb); `machine_code=False`
         loads the viper one (player.endgame_viper_small) there too, for the twin
         tests.
         """
@@ -242,6 +264,10 @@ class ViperSolver:
             row, column = square >> 3, square & 7
             for at, line in ((_C_DIAGONALS, column - row + 7), (_C_ANTI_DIAGONALS, column + row)):
                 cfg[at + 2 * line + (row >> 2)] |= 1 << (square & 31)
+        for at, word in ((_M_INNER, cfg[_C_INNER]), (_M_NOT_H, cfg[_C_NOT_H]), (_M_NOT_A, cfg[_C_NOT_A]),
+                         (_M_FULL, WORD), (_M_M1, 0x55555555), (_M_M2, 0x33333333), (_M_M4, 0x0F0F0F0F),
+                         (_M_H01, 0x01010101), (_M_CORNERS, cfg[_C_CORNERS])):
+            cfg[_C_CODE + at] = word
         self._cfg = cfg
         # Entries stay valid from one solve to the next: they hold bounds on exact
         # scores, which depend on the position alone (and the variant, in the salt).
@@ -264,11 +290,11 @@ class ViperSolver:
             state = endgame_thumb.new_state(DE_BRUIJN)
             cfg[_C_SMALL_STATE] = _address(state)
             self._small_state = state
-            self._solve_small = endgame_thumb.solve_small
+            small = endgame_thumb
         else:
-            from player.endgame_viper_small import solve_small
-
-            self._solve_small = solve_small
+            from player import endgame_viper_small as small
+        self._solve_small = small.solve_small
+        self._play_and_count = small.play_and_count
         self._should_stop = _never
         self.nodes = 0
 
@@ -425,11 +451,12 @@ def _order_moves(xl: uint) -> int:
 
     A function of its own, not part of _search, so that the solver's machine code is two blocks of the
     heap, not one of 31 KB, which a Pico's heap that a game had cut up often could not find
-    (docs/DEVICE_SPEED.md). A call costs a few microseconds; the node it serves flips, probes and counts
-    replies for each of its moves.
+    (docs/DEVICE_SPEED.md). Each move is played and its replies counted by the small solver's module's
+    play_and_count (ViperSolver._play_and_count: on the Pico machine code, endgame_thumb's, which made
+    the solver 14% faster; elsewhere its viper twin), on the words at cfg[_C_CODE].
     xl: cfg's address (solver_buffers). On the M0+ viper keeps a function's first two locals in registers,
-    the argument first, so the argument's register then serves as the flip walk's run and, with xh, as the
-    replies' move generator's (its loops' words): that made the solver 6% faster (docs/DEVICE_SPEED.md).
+    the argument first, so the argument's register then serves, with xh, as the move generator's loops'
+    words.
     """
     xh = uint(0)
     cfg = ptr32(xl)
@@ -440,10 +467,9 @@ def _order_moves(xl: uint) -> int:
     bounds = ptr16(uint(cfg[_C_ADDRESSES + 8]) | ((uint(cfg[_C_ADDRESSES + 9]) << 16) << 16))
     best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
     depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
+    code_at = int(xl) + 4 * _C_CODE
+    play_and_count = _solving[0]._play_and_count
     full = uint(cfg[_C_FULL])
-    m1 = uint(cfg[_C_M1])
-    not_a = uint(cfg[_C_NOT_A])
-    not_h = uint(cfg[_C_NOT_H])
     inner = uint(cfg[_C_INNER])
     high_quads = uint(cfg[_C_HIGH_QUADS])
     corners = uint(cfg[_C_CORNERS])
@@ -461,6 +487,12 @@ def _order_moves(xl: uint) -> int:
     oh = uint(pos[at + 3])
     el = uint(cfg[_C_PLAYABLE]) & ((pl | ol) ^ full)
     eh = uint(cfg[_C_PLAYABLE + 1]) & ((ph | oh) ^ full)
+    cfg[_C_CODE + _M_POSITION] = pl
+    cfg[_C_CODE + _M_POSITION + 1] = ph
+    cfg[_C_CODE + _M_POSITION + 2] = ol
+    cfg[_C_CODE + _M_POSITION + 3] = oh
+    cfg[_C_CODE + _M_NODE_EMPTY] = el
+    cfg[_C_CODE + _M_NODE_EMPTY + 1] = eh
     empties = int(frame[fr + _F_EMPTIES])
     node_odd_l = uint(0)
     node_odd_h = uint(0)
@@ -564,125 +596,16 @@ def _order_moves(xl: uint) -> int:
             square = 32 + int(lists[((bh * 0x077CB531) & full) >> 27])
         if square == table_move:
             continue
-        fl = uint(0)
-        fh = uint(0)
-        xl = (bl << 1) & not_a
-        xh = (bh << 1) & not_a
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xl = (xl << 1) & not_a
-                xh = (xh << 1) & not_a
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        xl = (bl >> 1) & not_h
-        xh = (bh >> 1) & not_h
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xl = (xl >> 1) & not_h
-                xh = (xh >> 1) & not_h
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        xl = (bl << 8) & full
-        xh = ((bh << 8) | (bl >> 24)) & full
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xh = ((xh << 8) | (xl >> 24)) & full
-                xl = (xl << 8) & full
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        xl = ((bl >> 8) | (bh << 24)) & full
-        xh = bh >> 8
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xl = ((xl >> 8) | (xh << 24)) & full
-                xh = xh >> 8
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        xl = (bl << 9) & not_a
-        xh = ((bh << 9) | (bl >> 23)) & not_a
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xh = ((xh << 9) | (xl >> 23)) & not_a
-                xl = (xl << 9) & not_a
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        xl = ((bl >> 9) | (bh << 23)) & not_h
-        xh = (bh >> 9) & not_h
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xl = ((xl >> 9) | (xh << 23)) & not_h
-                xh = (xh >> 9) & not_h
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        xl = (bl << 7) & not_h
-        xh = ((bh << 7) | (bl >> 25)) & not_h
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xh = ((xh << 7) | (xl >> 25)) & not_h
-                xl = (xl << 7) & not_h
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        xl = ((bl >> 7) | (bh << 25)) & not_a
-        xh = (bh >> 7) & not_a
-        if (xl & ol) | (xh & oh):
-            rl = uint(0)
-            rh = uint(0)
-            while (xl & ol) | (xh & oh):
-                rl |= xl
-                rh |= xh
-                xl = ((xl >> 7) | (xh << 25)) & not_a
-                xh = (xh >> 7) & not_a
-            if (xl & pl) | (xh & ph):
-                fl |= rl
-                fh |= rh
-        # key: 4 * the opponent's replies, + 0 corner / 2 other, + 0 odd quadrant / 1 even
-        key = 3
-        if (bl & corners & 0xFFFF) | ((bh & corners) >> 16):
-            key = 1
-        if (bl & node_odd_l) | (bh & node_odd_h):
-            key -= 1
-        cl = ol ^ fl
-        ch = oh ^ fh
-        dl = pl | fl | bl
-        dh = ph | fh | bh
+        cfg[_C_CODE + _M_MOVE] = bl
+        cfg[_C_CODE + _M_MOVE + 1] = bh
+        replies = int(play_and_count(code_at))  # the opponent's, a corner counting twice
         if empties >= _ETC_EMPTIES:
             # enhanced transposition cut-off: a child the table knows to be bad enough for
             # the opponent proves this node's cut at once
+            cl = uint(cfg[_C_CODE + _M_MOVER])
+            ch = uint(cfg[_C_CODE + _M_MOVER + 1])
+            dl = uint(cfg[_C_CODE + _M_OPPONENT])
+            dh = uint(cfg[_C_CODE + _M_OPPONENT + 1])
             w = cl ^ (cl >> 16)
             lock = (w * 0x165667B1) & full
             w = ch ^ (ch >> 16)
@@ -717,100 +640,14 @@ def _order_moves(xl: uint) -> int:
             if ply and x and 128 - int((x >> 8) & 0xFF) >= int(frame[fr + _F_BETA]) - _BIAS:
                 frame[fr + _F_BEST_MOVE] = square
                 return _ORDER_CUT + _BIAS + 128 - int((x >> 8) & 0xFF)
-        gl = el ^ bl
-        gh = eh ^ bh
-        rl = dl & inner
-        rh = dh & inner
-        xl = rl & (cl << 1)
-        xh = rh & (ch << 1)
-        fl = rl + xl
-        fh = rh + xh
-        xl = rl & (cl >> 1)
-        xh = rh & (ch >> 1)
-        while xl | xh:
-            xl = xl >> 1
-            xh = xh >> 1
-            fl |= xl
-            fh |= xh
-            xl &= rl
-            xh &= rh
-        rl = dl
-        rh = dh
-        xl = rl & (cl << 8)
-        xh = rh & ((ch << 8) | (cl >> 24))
-        while xl | xh:
-            xh = (xh << 8) | (xl >> 24)
-            xl = xl << 8
-            fl |= xl
-            fh |= xh
-            xl &= rl
-            xh &= rh
-        xl = rl & ((cl >> 8) | (ch << 24))
-        xh = rh & (ch >> 8)
-        while xl | xh:
-            xl = (xl >> 8) | (xh << 24)
-            xh = xh >> 8
-            fl |= xl
-            fh |= xh
-            xl &= rl
-            xh &= rh
-        rl = dl & inner
-        rh = dh & inner
-        xl = rl & (cl << 9)
-        xh = rh & ((ch << 9) | (cl >> 23))
-        while xl | xh:
-            xh = (xh << 9) | (xl >> 23)
-            xl = xl << 9
-            fl |= xl
-            fh |= xh
-            xl &= rl
-            xh &= rh
-        xl = rl & ((cl >> 9) | (ch << 23))
-        xh = rh & (ch >> 9)
-        while xl | xh:
-            xl = (xl >> 9) | (xh << 23)
-            xh = xh >> 9
-            fl |= xl
-            fh |= xh
-            xl &= rl
-            xh &= rh
-        rl = dl & inner
-        rh = dh & inner
-        xl = rl & (cl << 7)
-        xh = rh & ((ch << 7) | (cl >> 25))
-        while xl | xh:
-            xh = (xh << 7) | (xl >> 25)
-            xl = xl << 7
-            fl |= xl
-            fh |= xh
-            xl &= rl
-            xh &= rh
-        xl = rl & ((cl >> 7) | (ch << 25))
-        xh = rh & (ch >> 7)
-        while xl | xh:
-            xl = (xl >> 7) | (xh << 25)
-            xh = xh >> 7
-            fl |= xl
-            fh |= xh
-            xl &= rl
-            xh &= rh
-        fl &= gl
-        fh &= gh
-        # the opponent's replies, a corner counting twice
-        x = (fl & corners & 0xFFFF) | (((fh & corners) >> 16) << 16)
-        corner_replies = 0
-        while x:
-            corner_replies += 1
-            x &= x - 1
-        n = 0
-        fl = fl - ((fl >> 1) & m1)
-        fh = fh - ((fh >> 1) & m1)
-        fl = (fl & 0x33333333) + ((fl >> 2) & 0x33333333)
-        fh = (fh & 0x33333333) + ((fh >> 2) & 0x33333333)
-        fl = ((fl + (fl >> 4)) & 0x0F0F0F0F) + ((fh + (fh >> 4)) & 0x0F0F0F0F)
-        n = int(((fl * 0x01010101) & full) >> 24)
+        # key: 4 * the opponent's replies, + 0 corner / 2 other, + 0 odd quadrant / 1 even
+        key = 3
+        if (bl & corners & 0xFFFF) | ((bh & corners) >> 16):
+            key = 1
+        if (bl & node_odd_l) | (bh & node_odd_h):
+            key -= 1
         lists[ls + count] = square
-        lists[ls + _LIST_KEYS + count] = key + ((n + corner_replies) << 2)
+        lists[ls + _LIST_KEYS + count] = key + (replies << 2)
         count += 1
     return count
 

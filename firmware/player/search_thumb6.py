@@ -46,7 +46,8 @@ _C_BETA = const(12)
 _C_TABLE_SCALE = const(13)  # an entry's stored byte, less TABLE_OFFSET, times this is in 1/256 disc
 _C_CODE = const(14)  # play_and_count's words (_M_*) start here: the machine code's offsets reach 32 words
 _C_SIZE = const(14 + 32 + 32)
-# play_and_count's words, from cfg[_C_CODE]: (lo, hi) pairs where two
+# play_and_count's words, from cfg[_C_CODE]
+# (lo, hi) pairs where there are two
 _M_POSITION = const(0)  # in: the node's discs (pl, ph), (ol, oh)
 _M_NODE_EMPTY = const(4)  # in: its empty squares (el, eh)
 _M_MOVE = const(6)  # in: the move's bit (bl, bh)
@@ -76,7 +77,7 @@ POOL = (0x10101, 0x4081, 0x40201, 0x17A, 0x1041, 0x100401, 0x2958, 0x2AD2,)
 
 @micropython.asm_thumb
 def play_and_count(r0):
-    # ---- the flips, direction by direction
+    # ---- the move: its flips, the position after it
     mov(r1, 0)
     str(r1, [r0, _M_FLIPS * 4])
     str(r1, [r0, _M_FLIPS * 4 + 4])
@@ -448,8 +449,8 @@ def play_and_count(r0):
     orr(r5, r4)
     str(r5, [r0, _M_FLIPS * 4 + 4])
     label(DONE_SOUTH_EAST)
-    # ---- the position after the move, the opponent to move: (ol ^ flips, pl | flips | move), the empty
-    # squares but the move's
+    # the position after the move, the opponent to move: (ol ^ flips, pl | flips | move), the empty squares
+    # but the move's
     ldr(r1, [r0, _M_FLIPS * 4])
     ldr(r2, [r0, _M_FLIPS * 4 + 4])
     ldr(r3, [r0, _M_POSITION * 4 + 8])
@@ -722,7 +723,7 @@ def play_and_count(r0):
     orr(r7, r2)
     bne(SOUTH)
     label(SOUTH_DONE)
-    # the empty squares where a flood stopped, counted
+    # the empty squares where a flood stopped
     ldr(r7, [r0, _M_EMPTY * 4])
     and_(r5, r7)
     ldr(r7, [r0, _M_EMPTY * 4 + 4])

@@ -49,7 +49,8 @@ _C_BETA = const(12)
 _C_TABLE_SCALE = const(13)  # an entry's stored byte, less TABLE_OFFSET, times this is in 1/256 disc
 _C_CODE = const(14)  # play_and_count's words (_M_*) start here: the machine code's offsets reach 32 words
 _C_SIZE = const(14 + 32 + 32)
-# play_and_count's words, from cfg[_C_CODE]: (lo, hi) pairs where two
+# play_and_count's words, from cfg[_C_CODE]
+# (lo, hi) pairs where there are two
 _M_POSITION = const(0)  # in: the node's discs (pl, ph), (ol, oh)
 _M_NODE_EMPTY = const(4)  # in: its empty squares (el, eh)
 _M_MOVE = const(6)  # in: the move's bit (bl, bh)

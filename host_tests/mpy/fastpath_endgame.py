@@ -72,7 +72,8 @@ def check_scores(cases):
 
 def small_solver_answers(cases, machine_code):
     """cases: (blocked, player, opponent, anti); prints 'answers <i> <list>' for each, solved by the player's
-    solver with its last five empty squares in machine code (player/endgame_thumb.py, the Pico only) or viper.
+    solver with its last seven empty squares and its play_and_count in machine code (player/endgame_thumb.py,
+    the Pico only) or viper.
 
     Each case is solved with a full window, a null window on either side of the draw, a narrow one off the
     score and by solve_exact, from a clear table: (score, move, nodes) each. The Pico's machine code must give
