@@ -6,6 +6,7 @@ moves)."""
 import pytest
 
 from device import bench
+from player.levels import BASE_MHZ, LEVELS
 from runners import micropython_runner
 
 POSITIONS = [bench.POSITIONS.parent]
@@ -45,9 +46,12 @@ def test_device_endgame_runs_on_the_unix_port():
         assert int(figures["solver_%d_ms_median" % empties]) <= int(figures["solver_%d_ms_worst" % empties])
     assert figures["endgame_14_positions"] == "8"
     assert output.count("level_8_move ") == 8
+    # the top level's moves at its own budgets at the base clock, on positions of as many empties as it solves from
+    assert figures["level_8_mhz"] == str(BASE_MHZ)
+    assert figures["level_8_solve_nodes"] == str(LEVELS[-1].solve_nodes)
     # the unix port's heap has room for every viper fast path: none of the level's searches ran the plain code
     served = [line.split()[-1] for line in output.splitlines() if line.startswith("level_8_move ")]
-    assert set(served) == {"viper", "none"}, output
+    assert "viper" in served and set(served) <= {"viper", "none"}, output
 
 
 def test_device_search_plain_plays_every_level_without_the_fast_paths():

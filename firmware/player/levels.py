@@ -55,11 +55,11 @@ _SLOWEST_RATE = const(26000)  # nodes/s, 25 empties or fewer (and a search after
 _MIDGAME_RATES = const(((48, 30100), (40, 28400), (26, 26900), (0, _SLOWEST_RATE)))
 SEARCH_SHARE = 92
 # - the Pico solves endgames with the viper solver and its machine code (player/endgame_viper.py,
-#   endgame_thumb.py: the last seven empties, the move order's moves): RATE_14 nodes per second on 14
-#   empties from play, RATE_16 on 16. A level's solve may take SOLVE_SHARE percent of its time: counted at
-#   this rate, 15% under the slowest position's (real Picos are up to 9% slower), its node budget ends an
-#   unfinished solve before that deadline, so a replay plays the device's move (the midgame search then
-#   plays, on the rest of the time and the same share of its node budget);
+#   endgame_thumb.py: the last seven empties, the move order's moves): 90,917 to 155,847 nodes per second
+#   on 14 empties from play, 108,181 to 161,868 on 16. A level's solve may take SOLVE_SHARE percent of its
+#   time: counted at this rate, 15% under the slowest 14-empty position's (real Picos are up to 9% slower),
+#   its node budget ends an unfinished solve before that deadline, so a replay plays the device's move (the
+#   midgame search then plays, on the rest of the time and the same share of its node budget);
 DEVICE_SOLVE_NODES_PER_S = 77000
 SOLVE_SHARE = 70
 # - the plain solver (CPython, the WASI build, 10x10) counts its nodes
@@ -71,8 +71,9 @@ PLAIN_SOLVE_PERCENT = 132
 
 
 # The post-game review (player/review.py) solves from this many empty squares with its own budget (10 s
-# of device time): the viper solver settles 16-empty positions from play in 4.7 s at the median on the
-# emulated Pico (docs/DEVICE_SPEED.md), so most reviews are exact for the last 15-16 moves.
+# of device time): the viper solver settles 16-empty positions from play in 1.9 s at the median, 4.1 s at
+# worst, on the emulated Pico at 125 MHz (docs/DEVICE_SPEED.md), so most reviews are exact for the last 16
+# moves.
 REVIEW_EXACT = 16
 
 # The rates above are the Pico's at the MicroPython default clock. The search and the solver run at the

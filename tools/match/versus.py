@@ -17,7 +17,7 @@ stood for by node budgets, so a match replays the same games on any machine.
   its 3,500-node budget in its 2.5 s on the emulated Pico (716-990 nodes/s measured, the deadline ending every
   search at 65-80% of the budget: docs/DEVICE_SPEED.md), hence the default.
 - The endgame: each side solves from its level's empties as its own firmware does. This tree's solver
-  has its level's own node budget (solve_nodes in firmware/player/levels.py: level 8, 73,500 viper solver
+  has its level's own node budget (solve_nodes in firmware/player/levels.py: level 8, 134,750 viper solver
   nodes, which fit in 70% of its time on the Pico; the plain solver on CPython gets PLAIN_SOLVE_PERCENT of
   it) and clears its table before each solve, as on the device. The revision's viper solver had no node
   budget on the device, only 70% of the level's time (player.engine.SOLVE_SHARE), and kept its table from
