@@ -13,7 +13,7 @@ count, so that a solve cuts where the viper one does and a replay on the
 unix port plays the device's move. play_and_count plays a move that
 _order_moves lists and counts the opponent's replies, a corner twice (the
 midgame search's flips and move generator, fragments thumb_play and
-thumb_reply_squares): with it in machine code the solver took 14% less time
+thumb_reply_squares): with it in machine code the solver took 10% less time
 (docs/DEVICE_SPEED.md). ViperSolver uses both on the Pico (sys.platform
 "rp2", Cortex-M0+, Thumb); elsewhere the viper twins serve (the unix port
 has no `asm_thumb`), and host_tests/test_pico_emulated.py checks on the

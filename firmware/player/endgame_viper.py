@@ -452,8 +452,8 @@ def _order_moves(xl: uint) -> int:
     A function of its own, not part of _search, so that the solver's machine code is two blocks of the
     heap, not one of 31 KB, which a Pico's heap that a game had cut up often could not find
     (docs/DEVICE_SPEED.md). Each move is played and its replies counted by the small solver's module's
-    play_and_count (ViperSolver._play_and_count: on the Pico machine code, endgame_thumb's, which made
-    the solver 14% faster; elsewhere its viper twin), on the words at cfg[_C_CODE].
+    play_and_count (ViperSolver._play_and_count: on the Pico machine code, endgame_thumb's, which took
+    10% off the solver's time; elsewhere its viper twin), on the words at cfg[_C_CODE].
     xl: cfg's address (solver_buffers). On the M0+ viper keeps a function's first two locals in registers,
     the argument first, so the argument's register then serves, with xh, as the move generator's loops'
     words.

@@ -119,8 +119,8 @@ def solve_small(xl: uint) -> int:
     two, each move's child (one empty square) is counted as a node; whoever can play the last square does,
     and that ends the game. A function of its own so that the solver's machine code comes in blocks a heap
     a game has cut up can place (see _store_entry). Searching nodes of six and seven here, odd quadrants
-    first, not in _search's frames with their table and fastest-first order, visits 22% more nodes on 14
-    empties from play but takes 12% less time on the Pico, whose machine-code twin searches them
+    first, not in _search's frames with their table and fastest-first order, visits 24% more nodes on 14
+    empties from play but took 24% less time on the Pico, whose machine-code twin searches them
     (docs/DEVICE_SPEED.md).
     xl: cfg's address (solver_buffers). Its register (the first two locals are registers on the M0+, the
     argument first) then serves as the flip walk's run, with xh, and as the last square's line and count.
