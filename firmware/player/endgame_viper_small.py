@@ -4,7 +4,7 @@
 and its _order_moves play_and_count.
 
 A module of its own so that the Pico, where the machine-code twin
-(endgame_thumb) searches them, never loads its 16 KB of machine code: only
+(endgame_thumb) does this work, never loads its 28 KB of machine code: only
 the twin tests import it there (ViperSolver(..., machine_code=False)).
 Everywhere else (the unix port, the WASI build) ViperSolver uses this one.
 """
