@@ -293,8 +293,7 @@ class ViperSolver:
             small = endgame_thumb
         else:
             from player import endgame_viper_small as small
-        self._solve_small = small.solve_small
-        self._play_and_count = small.play_and_count
+        self._small = small  # solve_small and play_and_count, one name in the heap's interned names
         self._should_stop = _never
         self.nodes = 0
 
@@ -452,7 +451,7 @@ def _order_moves(xl: uint) -> int:
     A function of its own, not part of _search, so that the solver's machine code is two blocks of the
     heap, not one of 31 KB, which a Pico's heap that a game had cut up often could not find
     (docs/DEVICE_SPEED.md). Each move is played and its replies counted by the small solver's module's
-    play_and_count (ViperSolver._play_and_count: on the Pico machine code, endgame_thumb's, which took
+    play_and_count (ViperSolver._small's: on the Pico machine code, endgame_thumb's, which took
     10% off the solver's time; elsewhere its viper twin), on the words at cfg[_C_CODE].
     xl: cfg's address (solver_buffers). On the M0+ viper keeps a function's first two locals in registers,
     the argument first, so the argument's register then serves, with xh, as the move generator's loops'
@@ -468,7 +467,7 @@ def _order_moves(xl: uint) -> int:
     best_moves = ptr8(uint(cfg[_C_ADDRESSES + 10]) | ((uint(cfg[_C_ADDRESSES + 11]) << 16) << 16))
     depths = ptr8(uint(cfg[_C_ADDRESSES + 12]) | ((uint(cfg[_C_ADDRESSES + 13]) << 16) << 16))
     code_at = int(xl) + 4 * _C_CODE
-    play_and_count = _solving[0]._play_and_count
+    play_and_count = _solving[0]._small.play_and_count
     full = uint(cfg[_C_FULL])
     inner = uint(cfg[_C_INNER])
     high_quads = uint(cfg[_C_HIGH_QUADS])
@@ -901,7 +900,7 @@ def _search() -> int:
     squares = int(cfg[_C_SQUARES])
     node_limit = int(cfg[_C_NODE_LIMIT])
     # the helpers from locals: a global's lookup at each call costs more than the call itself
-    solve_small = self._solve_small
+    solve_small = self._small.solve_small
     probe_entry = _probe_entry
     order_moves = _order_moves
     store_entry = _store_entry
