@@ -36,7 +36,7 @@ MISTAKE = 4  # discs lost from which a move counts as a mistake
 WORST_LISTED = 3  # the summary lists each side's largest losses, at most this many
 # The device time a judgement may take. The midgame search gets a hint's nodes, at most the top level's
 # (about 2 s on the Pico at 125 MHz); the solver, from REVIEW_EXACT empties (a shorter --time: a hint's),
-# SOLVE_SHARE of this time in nodes, 294,000 (docs/DEVICE_SPEED.md, Post-game review, says how many it
+# SOLVE_SHARE of this time in nodes, 539,000 (docs/DEVICE_SPEED.md, Post-game review, says how many it
 # settles).
 REVIEW_TIME_MS = 10000
 # 10x10, which the Pico searches without its viper code: nodes a second of its plain search and solver there
