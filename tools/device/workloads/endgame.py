@@ -7,8 +7,7 @@
 Positions: host_tests/mpy/fastpath_positions.py (eight from games the player played, per number of empty
 squares). It prints, per size, `name value` lines:
 - endgame_<n>_*: player.think at the top level given all the time and solver nodes it needs (every move
-  solved exactly; the time includes choosing the move), for 12 and 14 empties (the player's solver is
-  made for the levels' 14 at most);
+  solved exactly; the time includes choosing the move), for 12 and 14 empties;
 - solver_<n>_*: the viper solver alone, as the player solves (ViperSolver.solve_exact from a clear table of
   the player's 2**10 entries), for 14 and 16 empties: median and worst time, nodes, and the nodes per
   second of each position (lowest and highest) and of the whole set;
