@@ -122,7 +122,7 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
     (host_tests/mpy/device_memory.py), three games without switching off: the second by Play again, the
     third from the main menu. Today: 23 KB for the stand-ins and the driver, 174-175 KB for the firmware at
     its peak. The level's own budget through the UI: this test stands for the game through ui_fakes'
-    device as well (`tools/device/wasi_memory.py --ui` measures that one: 153 KB in all). Level 7 runs the
+    device as well (`tools/device/wasi_memory.py --ui` measures that one: 148 KB in all). Level 7 runs the
     top level's code (the trained evaluation, the book, the solver) on 45% of its nodes: the 32-bit build
     searches with the plain code, and level 8's three games took 12 minutes.
 
@@ -140,8 +140,8 @@ def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device
 
 @pytest.mark.slow(minutes=2)
 def test_power_up_and_three_games_through_the_buttons_on_the_unix_port(compiled_firmware, tmp_path):
-    """The same on the unix port (8-byte words, viper running): 288K plays them, with about 228 KB of firmware
-    at the peak (the power layer, the battery gauge and the game view's code among it) and 35 KB of
+    """The same on the unix port (8-byte words, viper running): 288K plays them, with about 231 KB of firmware
+    at the peak (the power layer, the battery gauge and the game view's code among it) and 34 KB of
     stand-ins. The bound leaves room for the peak's spread from game to game, not for a new table: the
     Pico's own floor is checked by tools/device/bench.py ui-heap (docs/MEMORY.md)."""
     flash = wasi_memory.device_flash(tmp_path / "flash", compiled_firmware, DEVICE_BOARD)
