@@ -115,7 +115,7 @@ def game_end_heaps(output):
     return [int(line.split()[-1]) for line in output.split("\n") if line.startswith("game ")]
 
 
-@pytest.mark.slow(minutes=24)
+@pytest.mark.slow(minutes=12)
 def test_power_up_and_three_games_through_the_buttons_on_the_32_bit_build(device_flash):
     """main.py as the Pico runs it: hw.boot() opens the SSD1306 driver, Buttons, Sound and Storage on the
     stand-in machine, and a scripted human plays the first legal move by pressing the pins against level 7
